@@ -1,0 +1,3 @@
+from assistant.cli.main import main
+
+raise SystemExit(main())

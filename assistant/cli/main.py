@@ -1,0 +1,251 @@
+"""`tpu-assist`: the TUI when run bare, and a scriptable CLI (`ask`, `walk`, `kb …`).
+
+Exit codes: 0 for an answer (including an honest "no confident match"), 2 for a usage or
+validation error, 1 for an unexpected failure (reported in one line, never a traceback unless
+TPU_ASSIST_DEBUG=1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .. import paths
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the person: message printed, exit 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tpu-assist",
+        description="Troubleshooting assistant for TensorFlow, JAX and PyTorch on Cloud TPU. "
+                    "Run without a command to open the interactive assistant.")
+    p.add_argument("--kb", action="append", type=Path, default=None, metavar="DIR",
+                   help="a directory of your own knowledge entries (repeatable; default: "
+                        f"{paths.user_knowledge_dir()})")
+    p.add_argument("--lang", choices=["en", "pt"], default=None,
+                   help="language of answers (default: from the input or the locale)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = sub.add_parser("ask", help="find the troubleshooting entries for an error or symptom")
+    ask.add_argument("text", nargs="?", default=None,
+                     help="the error, log or description; '-' or nothing reads standard input")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    ask.add_argument("--jsonl", action="store_true",
+                     help="read JSON lines ({query, id?}) from stdin, write one result per line")
+    ask.add_argument("--top", type=int, default=5, metavar="K", help="results to show (default 5)")
+    ask.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
+    ask.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+
+    walk = sub.add_parser("walk", help="walk an entry's decision tree to a fix")
+    walk.add_argument("id", help="entry id, e.g. hbm-oom")
+    walk.add_argument("--answer", "-a", action="append", default=[], metavar="NODE=VALUE",
+                      help="answer a question (repeatable)")
+    walk.add_argument("--set", "-s", action="append", default=[], metavar="NAME=VALUE",
+                      help="fill a placeholder, e.g. --set tpu_name=my-tpu (repeatable)")
+    walk.add_argument("--json", action="store_true", help="print one JSON object")
+    walk.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
+    walk.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+
+    kb = sub.add_parser("kb", help="knowledge base: validate, build, list")
+    kbsub = kb.add_subparsers(dest="kb_command", metavar="ACTION")
+    val = kbsub.add_parser("validate", help="check knowledge files (schema and lint)")
+    val.add_argument("paths", nargs="*", type=Path,
+                     help="files or directories (default: the built-in knowledge)")
+    val.add_argument("--json", action="store_true")
+    build = kbsub.add_parser("build", help="build the search index (if missing or stale)")
+    build.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    lst = kbsub.add_parser("list", help="list the entries")
+    lst.add_argument("--json", action="store_true")
+    for sp in (build, lst):
+        sp.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+    return p
+
+
+def _user_dirs(args) -> list[Path]:
+    if args.kb:
+        for d in args.kb:
+            if not d.is_dir():
+                raise UsageError(f"--kb {d}: not a directory")
+        return list(args.kb)
+    return [paths.user_knowledge_dir()]
+
+
+def _lang(args) -> str | None:
+    if args.lang:
+        return args.lang
+    if os.environ.get("TPU_ASSIST_LANG") in ("en", "pt"):
+        return os.environ["TPU_ASSIST_LANG"]
+    return None
+
+
+def _kv(items: list[str], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{what} expects NAME=VALUE, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def _progress_bar(done: int, total: int) -> None:
+    if not total or not sys.stderr.isatty():
+        if total and done == 0:
+            print(f"building index: embedding {total} chunks…", file=sys.stderr)
+        return
+    width = 30
+    filled = int(width * done / total)
+    sys.stderr.write(f"\rbuilding index [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _engine(args):
+    from ..engine import Engine
+
+    engine = Engine(user_dirs=_user_dirs(args))
+    for w in engine.kb.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return engine
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+def cmd_ask(args) -> int:
+    from . import output
+
+    if args.top < 1:
+        raise UsageError("--top must be at least 1")
+    engine = _engine(args)
+    engine.index(_progress_bar)
+    if args.jsonl:
+        return output.ask_jsonl(engine, sys.stdin.buffer, sys.stdout, _lang(args), args.top)
+    if args.text is None or args.text == "-":
+        if args.text is None and sys.stdin.isatty():
+            raise UsageError("give the error text as an argument, or pipe it on standard input")
+        raw: str | bytes = sys.stdin.buffer.read()
+    else:
+        raw = args.text
+    answer = engine.ask(raw, lang=_lang(args), top_k=args.top)
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False))
+    else:
+        print(output.answer_text(answer, engine.kb))
+    return EXIT_OK
+
+
+def cmd_walk(args) -> int:
+    from ..kb import load_knowledge
+    from ..placeholders import PlaceholderError
+    from ..walk import WalkError, walk
+    from . import output
+
+    kb = load_knowledge(user_dirs=_user_dirs(args))
+    entry = kb.get(args.id)
+    if entry is None:
+        raise UsageError(f"no entry '{args.id}' (known: {', '.join(sorted(kb.ids()))})")
+    lang = _lang(args) or "en"
+    try:
+        result = walk(entry, _kv(args.answer, "--answer"), overrides=_kv(args.set, "--set"))
+        data = result.to_dict(lang)
+    except (WalkError, PlaceholderError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(output.walk_text(data, lang))
+    return EXIT_OK
+
+
+def cmd_kb(args) -> int:
+    from . import output
+
+    if args.kb_command == "validate":
+        from ..kb import load_knowledge, validate
+
+        targets = args.paths or [paths.builtin_knowledge_dir()]
+        for t in targets:
+            if not t.exists():
+                raise UsageError(f"{t}: no such file or directory")
+        builtin = load_knowledge(user_dirs=[])
+        result, problems = validate(targets, known_ids=set(builtin.ids()))
+        if args.json:
+            print(json.dumps({"entries": len(result.entries),
+                              "problems": [p.to_dict() for p in problems]}))
+        else:
+            for p in problems:
+                print(p)
+            print(f"{len(result.entries)} entries checked, {len(problems)} problem(s)",
+                  file=sys.stderr)
+        return EXIT_USAGE if problems else EXIT_OK
+    if args.kb_command == "build":
+        from .. import store
+
+        engine = _engine(args)
+        if args.force:
+            report = store.build(engine.index_root, engine.kb, engine.embedder, _progress_bar)
+        else:
+            engine.index(_progress_bar)
+            report = engine.last_build
+        if report is None:
+            print(f"index is up to date: {engine.index_root}")
+        else:
+            print(f"built {report.path} ({report.chunks} chunks, {report.embedded} embedded, "
+                  f"{report.seconds:.1f}s)")
+        return EXIT_OK
+    if args.kb_command == "list":
+        from ..kb import load_knowledge
+
+        kb = load_knowledge(user_dirs=_user_dirs(args))
+        for w in kb.warnings:
+            print(f"warning: {w}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(output.kb_list(kb), ensure_ascii=False))
+        else:
+            for le in kb.entries:
+                mark = " (yours)" if le.source == "user" else ""
+                print(f"{le.entry.id:28} {le.entry.title.en}{mark}")
+        return EXIT_OK
+    raise UsageError("kb needs an action: validate, build or list")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            return _run_tui(args, parser)
+        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb}[args.command]
+        return handler(args)
+    except UsageError as exc:
+        print(f"tpu-assist: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # last resort: one clear line, never a traceback
+        if os.environ.get("TPU_ASSIST_DEBUG"):
+            raise
+        print(f"tpu-assist: unexpected error: {type(exc).__name__}: {exc} "
+              "(set TPU_ASSIST_DEBUG=1 for details)", file=sys.stderr)
+        return EXIT_FAIL
+
+
+def _run_tui(args, parser) -> int:
+    try:
+        from ..tui.app import run
+    except ImportError:
+        parser.print_help()
+        return EXIT_OK
+    return run(lang=_lang(args), user_dirs=_user_dirs(args))

@@ -1,0 +1,119 @@
+"""Labelled queries and the answer-quality metrics (used by scripts/eval.py, scripts/calibrate.py
+and the quality tests)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+OOS = "out-of-scope"
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    query: str
+    topic: str  # an entry id, or "out-of-scope"
+    kind: str = "?"
+    lang: str = "?"
+    not_topic: str | None = None  # near misses: the entry this must NOT be
+
+
+def load_jsonl(path: Path) -> list[Query]:
+    out: list[Query] = []
+    for n, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        d = json.loads(line)
+        out.append(Query(str(d.get("id", n)), d["query"], d["topic"], d.get("kind", "?"),
+                         d.get("lang", "?")))
+    return out
+
+
+def load_fixtures(directory: Path) -> tuple[list[Query], list[Query]]:
+    """(matches, near misses) from tests/fixtures/kb/<id>.yaml and out_of_scope.yaml."""
+    matches: list[Query] = []
+    near: list[Query] = []
+    for f in sorted(Path(directory).glob("*.yaml")):
+        data = yaml.safe_load(f.read_text())
+        if f.stem == "out_of_scope":
+            for i, item in enumerate(data.get("queries", [])):
+                matches.append(Query(f"oos-{i}", item["text"], OOS, item.get("kind", "error"),
+                                     item.get("lang", "en")))
+            continue
+        entry = data["entry"]
+        for i, item in enumerate(data.get("match", [])):
+            matches.append(Query(f"{entry}-m{i}", item["text"], entry, item.get("kind", "?"),
+                                 item.get("lang", "?")))
+        for i, item in enumerate(data.get("near_miss", [])):
+            near.append(Query(f"{entry}-n{i}", item["text"], item.get("expect", OOS),
+                              item.get("kind", "?"), item.get("lang", "?"), not_topic=entry))
+    return matches, near
+
+
+@dataclass
+class Outcome:
+    query: Query
+    ranked: list[str]
+    abstained: bool
+    confidence: float
+
+    @property
+    def rank(self) -> int | None:
+        return self.ranked.index(self.query.topic) + 1 if self.query.topic in self.ranked else None
+
+
+@dataclass
+class Metrics:
+    n_in: int = 0
+    n_oos: int = 0
+    hit1: float = 0.0
+    hit3: float = 0.0
+    mrr: float = 0.0
+    false_abstention: float = 0.0
+    oos_abstention: float = 0.0
+    breakdown: dict = field(default_factory=dict)
+    misses: list[dict] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return self.__dict__
+
+
+def _core(outcomes: list[Outcome]) -> dict:
+    ins = [o for o in outcomes if o.query.topic != OOS]
+    oos = [o for o in outcomes if o.query.topic == OOS]
+    d = {"n_in": len(ins), "n_oos": len(oos)}
+    if ins:
+        d["hit1"] = sum(o.rank == 1 for o in ins) / len(ins)
+        d["hit3"] = sum(o.rank is not None and o.rank <= 3 for o in ins) / len(ins)
+        d["mrr"] = sum(1 / o.rank for o in ins if o.rank) / len(ins)
+        d["false_abstention"] = sum(o.abstained for o in ins) / len(ins)
+    if oos:
+        d["oos_abstention"] = sum(o.abstained for o in oos) / len(oos)
+    return d
+
+
+def metrics(outcomes: list[Outcome]) -> Metrics:
+    m = Metrics(**{k: v for k, v in _core(outcomes).items()})
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[f"lang={o.query.lang}"].append(o)
+        groups[f"kind={o.query.kind}"].append(o)
+    m.breakdown = {k: _core(v) for k, v in sorted(groups.items())}
+    for o in outcomes:
+        wrong = (o.query.topic == OOS and not o.abstained) or \
+                (o.query.topic != OOS and (o.rank != 1 or o.abstained))
+        if wrong:
+            m.misses.append({"id": o.query.id, "topic": o.query.topic, "got": o.ranked[:3],
+                             "abstained": o.abstained, "confidence": round(o.confidence, 3),
+                             "query": o.query.query[:120]})
+    return m
+
+
+def near_miss_ok(o: Outcome) -> bool:
+    """A near miss passes when its entry is not the answer (abstaining counts as not answering)."""
+    return o.abstained or not o.ranked or o.ranked[0] != o.query.not_topic

@@ -1,0 +1,178 @@
+"""Checks a schema cannot express, run after the schema: graph shape, regexes, placeholders, ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from .. import placeholders
+from ..advice import ADVISORS
+from ..retrieval.signatures import SignatureError, compile_signature
+from .loader import LoadedEntry, LoadResult, load_paths
+from .problems import Problem
+from .schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NumberNode
+
+
+def _edges(node) -> list[tuple[str, str]]:
+    """(field location relative to the node, target id) for every outgoing edge."""
+    if isinstance(node, ChoiceNode):
+        return [(f"options[{i}].next", o.next) for i, o in enumerate(node.options)]
+    if isinstance(node, NumberNode):
+        return [(f"branches[{i}].next", b.next) for i, b in enumerate(node.branches)]
+    return []
+
+
+def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
+    nodes = entry.tree.nodes
+    if entry.tree.start not in nodes:
+        yield Problem(path, "tree.start", "E020", f"start node '{entry.tree.start}' does not exist")
+        return
+    for nid, node in nodes.items():
+        for where, target in _edges(node):
+            if target not in nodes:
+                yield Problem(path, f"tree.nodes.{nid}.{where}", "E020",
+                              f"'{target}' is not a node of this tree")
+    # Reachability (breadth-first from start).
+    seen = {entry.tree.start}
+    todo = [entry.tree.start]
+    while todo:
+        for _, target in _edges(nodes[todo.pop()]):
+            if target in nodes and target not in seen:
+                seen.add(target)
+                todo.append(target)
+    for nid in nodes:
+        if nid not in seen:
+            yield Problem(path, f"tree.nodes.{nid}", "E021", "node cannot be reached from start")
+    # Cycles (depth-first, colours).
+    colour: dict[str, int] = {}
+
+    def visit(nid: str, trail: list[str]) -> Iterator[Problem]:
+        colour[nid] = 1
+        for _, target in _edges(nodes[nid]):
+            if target not in nodes:
+                continue
+            if colour.get(target) == 1:
+                loop = " -> ".join(trail[trail.index(target):] + [nid, target]) \
+                    if target in trail else f"{nid} -> {target}"
+                yield Problem(path, f"tree.nodes.{nid}", "E022", f"cycle: {loop}")
+            elif target not in colour:
+                yield from visit(target, trail + [nid])
+        colour[nid] = 2
+
+    for nid in nodes:
+        if nid not in colour:
+            yield from visit(nid, [])
+    # Every path must end in an actionable fix; numbers need a fallback.
+    variables = _tree_variables(entry)
+    for nid, node in nodes.items():
+        if isinstance(node, FixNode):
+            if not any(isinstance(s, (CommandStep, CodeStep)) for s in node.steps):
+                yield Problem(path, f"tree.nodes.{nid}.steps", "E023",
+                              "a fix needs at least one command or code change")
+            for i, step in enumerate(node.steps):
+                texts = [step.command] if isinstance(step, CommandStep) else \
+                    [step.before, step.after] if isinstance(step, CodeStep) else []
+                for text in texts:
+                    for name in placeholders.placeholders_in(text):
+                        if not (placeholders.is_known(name) or name in variables):
+                            yield Problem(path, f"tree.nodes.{nid}.steps[{i}]", "E041",
+                                          f"placeholder '{{{name}}}' is neither a known value "
+                                          "nor set by this tree")
+        if isinstance(node, NumberNode):
+            if not any(b.when is None for b in node.branches):
+                yield Problem(path, f"tree.nodes.{nid}.branches", "E024",
+                              "add a branch without `when` so every number leads somewhere")
+            for i, name in enumerate(node.advice):
+                if name not in ADVISORS:
+                    yield Problem(path, f"tree.nodes.{nid}.advice[{i}]", "E042",
+                                  f"unknown advisor '{name}' (known: {', '.join(sorted(ADVISORS))})")
+
+
+# What each advisor can set, so fixes may use these names.
+ADVISOR_OUTPUTS = {
+    "batch_size": {"lower_batch", "upper_batch", "lower_per_core_batch", "upper_per_core_batch",
+                   "per_core_batch", "fit_batch"},
+    "feature_size": {"padded_dim", "waste_pct", "suggested_dim"},
+    "layer_size": {"suggested_units"},
+    "hbm": {"hbm_gib"},
+}
+
+
+def _tree_variables(entry: Entry) -> set[str]:
+    names: set[str] = set()
+    for sig in entry.signatures:
+        names.update(sig.captures)
+    for node in entry.tree.nodes.values():
+        if isinstance(node, NumberNode):
+            names.add(node.variable)
+            for adv in node.advice:
+                names.update(ADVISOR_OUTPUTS.get(adv, ()))
+        elif isinstance(node, ChoiceNode):
+            for o in node.options:
+                names.update(o.set)
+    return names
+
+
+def _signature_problems(path: str, entry: Entry) -> Iterator[Problem]:
+    for field_name, sigs in (("signatures", entry.signatures), ("excludes", entry.excludes)):
+        yield from _pattern_problems(path, field_name, sigs)
+
+
+def _pattern_problems(path: str, field_name: str, sigs) -> Iterator[Problem]:
+    for i, sig in enumerate(sigs):
+        where = f"{field_name}[{i}].pattern"
+        try:
+            rx = compile_signature(sig)
+        except SignatureError as exc:
+            yield Problem(path, where, "E030", f"regex does not compile: {exc}")
+            continue
+        groups = set(rx.groupindex) if sig.kind == "regex" else set()
+        declared = set(sig.captures)
+        if groups != declared:
+            extra = sorted(declared - groups)
+            undeclared = sorted(groups - declared)
+            detail = "; ".join(filter(None, [
+                f"declared but not in the regex: {', '.join(extra)}" if extra else "",
+                f"named groups not declared: {', '.join(undeclared)}" if undeclared else "",
+            ]))
+            yield Problem(path, f"{field_name}[{i}].captures", "E031", detail)
+
+
+def lint_entry(loaded: LoadedEntry) -> list[Problem]:
+    path = str(loaded.path)
+    return [*_signature_problems(path, loaded.entry), *_tree_problems(path, loaded.entry)]
+
+
+def lint_collection(entries: list[LoadedEntry], known_ids: set[str] | None = None) -> list[Problem]:
+    """Cross-file checks: duplicate ids, related ids that do not exist."""
+    problems: list[Problem] = []
+    first: dict[str, LoadedEntry] = {}
+    for le in entries:
+        if le.entry.id in first:
+            problems.append(Problem(str(le.path), "id", "E011",
+                                    f"id '{le.entry.id}' is already defined in {first[le.entry.id].path}"))
+        else:
+            first[le.entry.id] = le
+    ids = set(first) | (known_ids or set())
+    for le in entries:
+        for i, rid in enumerate(le.entry.related):
+            if rid not in ids:
+                problems.append(Problem(str(le.path), f"related[{i}]", "E012",
+                                        f"no entry has id '{rid}'"))
+        for nid, node in le.entry.tree.nodes.items():
+            if isinstance(node, FixNode):
+                for i, rid in enumerate(node.related):
+                    if rid not in ids:
+                        problems.append(Problem(str(le.path), f"tree.nodes.{nid}.related[{i}]",
+                                                "E012", f"no entry has id '{rid}'"))
+    return problems
+
+
+def validate(paths: list[Path], known_ids: set[str] | None = None) -> tuple[LoadResult, list[Problem]]:
+    """Schema, then lint, over files and directories. Returns the loaded entries and all problems."""
+    result = load_paths(paths)
+    problems = list(result.problems)
+    for le in result.entries:
+        problems.extend(lint_entry(le))
+    problems.extend(lint_collection(result.entries, known_ids))
+    return result, sorted(problems)

@@ -1,0 +1,189 @@
+"""The knowledge-entry schema (pydantic v2).
+
+One YAML file per entry. Everything a person reads exists in English (`en`) and Brazilian
+Portuguese (`pt`). The decision tree is a map of nodes keyed by id; a node is a `choice` question,
+a `number` question, or a `fix`, told apart by `kind` (a discriminated union). Fix steps are
+likewise a union on `kind`: `command`, `code` or `note`.
+
+What a schema cannot say (dangling `next`, cycles, unreachable nodes, regexes that do not compile,
+unknown placeholders) is checked by :mod:`assistant.kb.lint`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+LANGS = ("en", "pt")
+Lang = Literal["en", "pt"]
+
+ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+NODE_ID_PATTERN = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+VAR_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """A user-visible text in both languages (Markdown where the field says so)."""
+
+    en: str = Field(min_length=1)
+    pt: str = Field(min_length=1)
+
+    def get(self, lang: str) -> str:
+        return self.pt if lang == "pt" else self.en
+
+
+class Phrases(Strict):
+    """Several phrasings per language (symptoms as people write them)."""
+
+    en: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1)
+    pt: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1)
+
+    def get(self, lang: str) -> list[str]:
+        return self.pt if lang == "pt" else self.en
+
+
+Framework = Literal["tensorflow", "jax", "pytorch"]
+Risk = Literal["read-only", "changes-state", "destructive"]
+
+
+class Signature(Strict):
+    """An error signature: a literal substring or an RE2 regular expression.
+
+    `captures` names each named group of a regex and says what it holds; captured values become
+    facts (and placeholders) for the walk. `weight` says how specific the signature is: 1.0 means
+    "this line alone identifies the entry", lower values only support the other channels.
+    """
+
+    id: str = Field(pattern=NODE_ID_PATTERN)
+    kind: Literal["literal", "regex"]
+    pattern: str = Field(min_length=3)
+    ignore_case: bool = True
+    weight: float = Field(default=1.0, gt=0.0, le=1.0)
+    frameworks: list[Framework] = Field(default_factory=list)
+    captures: dict[str, str] = Field(default_factory=dict)
+    example: str | None = None
+
+
+class Option(Strict):
+    value: str = Field(pattern=NODE_ID_PATTERN)
+    label: Text
+    next: str
+    set: dict[str, str] = Field(default_factory=dict)
+
+
+class Condition(Strict):
+    """A declared condition on a number. Every given bound must hold; none given means 'always'."""
+
+    multiple_of: int | None = Field(default=None, gt=0)
+    not_multiple_of: int | None = Field(default=None, gt=0)
+    lt: float | None = None
+    le: float | None = None
+    gt: float | None = None
+    ge: float | None = None
+
+    def holds(self, x: float) -> bool:
+        if self.multiple_of is not None and (x % self.multiple_of) != 0:
+            return False
+        if self.not_multiple_of is not None and (x % self.not_multiple_of) == 0:
+            return False
+        if self.lt is not None and not x < self.lt:
+            return False
+        if self.le is not None and not x <= self.le:
+            return False
+        if self.gt is not None and not x > self.gt:
+            return False
+        if self.ge is not None and not x >= self.ge:
+            return False
+        return True
+
+
+class Branch(Strict):
+    when: Condition | None = None  # None: the fallback ("otherwise")
+    next: str
+    label: Text | None = None
+
+
+class ChoiceNode(Strict):
+    kind: Literal["choice"]
+    prompt: Text
+    help: Text | None = None
+    options: list[Option] = Field(min_length=1)
+
+
+class NumberNode(Strict):
+    kind: Literal["number"]
+    prompt: Text
+    help: Text | None = None
+    variable: str = Field(pattern=VAR_PATTERN)
+    integer: bool = True
+    min: float | None = None
+    max: float | None = None
+    advice: list[str] = Field(default_factory=list)
+    branches: list[Branch] = Field(min_length=1)
+
+
+class CommandStep(Strict):
+    kind: Literal["command"]
+    command: str = Field(min_length=1)
+    risk: Risk
+    text: Text | None = None
+
+
+class CodeStep(Strict):
+    kind: Literal["code"]
+    language: str = Field(min_length=1)
+    before: str
+    after: str
+    file: str | None = None
+    text: Text | None = None
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> "CodeStep":
+        if self.before == self.after:
+            raise ValueError("a code change must differ between `before` and `after`")
+        return self
+
+
+class NoteStep(Strict):
+    kind: Literal["note"]
+    text: Text
+
+
+Step = Annotated[Union[CommandStep, CodeStep, NoteStep], Field(discriminator="kind")]
+
+
+class FixNode(Strict):
+    kind: Literal["fix"]
+    title: Text
+    steps: list[Step] = Field(min_length=1)
+    check: Text
+    related: list[str] = Field(default_factory=list)
+
+
+Node = Annotated[Union[ChoiceNode, NumberNode, FixNode], Field(discriminator="kind")]
+
+
+class Tree(Strict):
+    start: str
+    nodes: dict[str, Node] = Field(min_length=1)
+
+
+class Entry(Strict):
+    id: str = Field(pattern=ID_PATTERN)
+    title: Text
+    summary: Text
+    frameworks: list[Framework] = Field(min_length=1)
+    signatures: list[Signature] = Field(default_factory=list)
+    # Look-alikes that are NOT this entry (a CUDA OOM is not an HBM OOM): a match scales the
+    # entry's fused score by (1 - weight).
+    excludes: list[Signature] = Field(default_factory=list)
+    symptoms: Phrases
+    keywords: list[str] = Field(default_factory=list)
+    explanation: Text
+    related: list[str] = Field(default_factory=list)
+    tree: Tree

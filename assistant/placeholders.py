@@ -1,0 +1,100 @@
+"""Placeholders in fix commands (`{tpu_name}`, `{zone}` …): what each may hold, and safe filling.
+
+Values can come from pasted text, so every value is validated against what gcloud accepts for that
+kind of name and is always shell-quoted when it is put into a command. A value that fails
+validation is refused (never "cleaned up" into something else).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    name: str
+    pattern: str  # a full-match regex for acceptable values
+    description: str
+
+
+# GCE/TPU resource names: lower-case letter first, then letters, digits and hyphens, at most 63.
+_RESOURCE = r"[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?"
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+
+KNOWN: dict[str, Placeholder] = {
+    p.name: p
+    for p in [
+        Placeholder("tpu_name", _RESOURCE, "TPU node or TPU VM name"),
+        Placeholder("zone", r"[a-z]+(?:-[a-z]+)*[0-9]+-[a-z]", "Compute zone, e.g. us-central1-b"),
+        Placeholder("project", r"[a-z][-a-z0-9]{4,28}[a-z0-9]|[a-z][-a-z0-9.:]{4,60}[a-z0-9]",
+                    "Google Cloud project id"),
+        Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+", "Accelerator type, e.g. v3-8"),
+        Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
+        Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
+        Placeholder("op_name", r"[A-Za-z][A-Za-z0-9_]{0,127}", "TensorFlow op name"),
+        Placeholder("log_dir", r"[A-Za-z0-9_./~-]{1,255}", "A directory path"),
+        Placeholder("session", r"[A-Za-z0-9_.-]{1,64}", "tmux / screen session name"),
+        Placeholder("script", r"[A-Za-z0-9_./-]{1,255}", "Training script path"),
+    ]
+}
+
+# Numeric placeholders: computed by advice or typed at a number question.
+NUMERIC_SUFFIXES = ("_size", "_batch", "_dim", "_gib", "_pct", "_steps", "_count", "_units")
+
+
+class PlaceholderError(ValueError):
+    """A value that must not go into a command."""
+
+
+# Only `{lower_snake_case}` is a placeholder, so code such as `{}` or `{"a": 1}` stays literal.
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+
+def placeholders_in(template: str) -> list[str]:
+    """Names used as `{name}` in a template, in order, without duplicates."""
+    return list(dict.fromkeys(PLACEHOLDER.findall(template)))
+
+
+def is_known(name: str) -> bool:
+    return name in KNOWN
+
+
+def validate_value(name: str, value: str) -> str:
+    """Return `value` if it is acceptable for placeholder `name`, else raise PlaceholderError."""
+    value = str(value)
+    if not value or any(ch in value for ch in "\x00\n\r"):
+        raise PlaceholderError(f"{name}: empty or multi-line value is not accepted")
+    spec = KNOWN.get(name)
+    if spec is not None:
+        if not re.fullmatch(spec.pattern, value):
+            raise PlaceholderError(
+                f"{name}: {value!r} is not a valid {spec.description.lower()}"
+            )
+    elif name.endswith(NUMERIC_SUFFIXES) and not re.fullmatch(_NUMBER, value):
+        raise PlaceholderError(f"{name}: {value!r} is not a number")
+    elif len(value) > 256:
+        raise PlaceholderError(f"{name}: value longer than 256 characters")
+    return value
+
+
+def fill(template: str, values: dict[str, str], *, quote: bool = True) -> tuple[str, list[str]]:
+    """Fill `{name}` placeholders; return the text and the names left unfilled.
+
+    Filled values are validated, then shell-quoted when `quote` (`shlex.quote` leaves safe words
+    as they are). Unfilled placeholders stay visible as `{name}`.
+    """
+    missing: list[str] = []
+
+    def sub(m: re.Match) -> str:
+        name = m.group(1)
+        value = values.get(name)
+        if value in (None, ""):
+            if name not in missing:
+                missing.append(name)
+            return m.group(0)
+        v = validate_value(name, str(value))
+        return shlex.quote(v) if quote else v
+
+    return PLACEHOLDER.sub(sub, template), missing

@@ -1,0 +1,67 @@
+"""Fix steps with the person's values filled in: commands (shell-quoted), code changes (with a
+unified diff), notes. Plain data, rendered to text by the CLI and to widgets by the TUI."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import asdict, dataclass, field
+
+from . import placeholders
+from .kb.schema import CodeStep, CommandStep, NoteStep
+
+
+@dataclass
+class RenderedStep:
+    kind: str  # command | code | note
+    text: str = ""  # explanation (Markdown)
+    command: str | None = None
+    risk: str | None = None
+    language: str | None = None
+    before: str | None = None
+    after: str | None = None
+    diff: str | None = None
+    file: str | None = None
+    missing: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, "") or k == "kind"}
+
+
+def render_text(template: str, values: dict[str, str]) -> str:
+    """Fill placeholders in prose; a value that fails validation is left as `{name}`."""
+    safe = {}
+    for name in placeholders.placeholders_in(template):
+        if name in values:
+            try:
+                safe[name] = placeholders.validate_value(name, values[name])
+            except placeholders.PlaceholderError:
+                pass
+    return placeholders.fill(template, safe, quote=False)[0]
+
+
+def unified_diff(before: str, after: str, name: str = "code") -> str:
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                 fromfile=f"a/{name}", tofile=f"b/{name}", lineterm="", n=3)
+    return "\n".join(lines)
+
+
+def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]:
+    """Raises placeholders.PlaceholderError when a value must not go into a command."""
+    out: list[RenderedStep] = []
+    for step in steps:
+        text = render_text(step.text.get(lang), values) if step.text else ""
+        if isinstance(step, CommandStep):
+            command, missing = placeholders.fill(step.command, values, quote=True)
+            out.append(RenderedStep("command", text, command=command, risk=step.risk,
+                                    missing=missing))
+        elif isinstance(step, CodeStep):
+            before, m1 = placeholders.fill(step.before, values, quote=False)
+            after, m2 = placeholders.fill(step.after, values, quote=False)
+            out.append(RenderedStep("code", text, language=step.language, before=before,
+                                    after=after, file=step.file,
+                                    diff=unified_diff(before, after, step.file or step.language),
+                                    missing=list(dict.fromkeys(m1 + m2))))
+        elif isinstance(step, NoteStep):
+            out.append(RenderedStep("note", text))
+    return out
+

@@ -1,0 +1,106 @@
+"""Error-signature channel: literal or RE2 patterns that real error output carries.
+
+Patterns are compiled with RE2 (google-re2), a linear-time engine: no pattern from a knowledge file
+and no pasted input can make matching backtrack catastrophically. RE2 has no backreferences or
+lookaround; the linter reports such patterns (E030).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the schema imports nothing from here; keep it that way at run time too
+    from ..kb.schema import Signature
+
+
+class SignatureError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class SignatureHit:
+    entry_id: str
+    signature_id: str
+    weight: float
+    line_no: int  # 0-based index of the matched line in the searched text
+    line: str
+    matched: str
+    captures: dict[str, str]
+
+
+def _options(ignore_case: bool):
+    import re2
+
+    opts = re2.Options()
+    opts.case_sensitive = not ignore_case
+    opts.log_errors = False
+    opts.max_mem = 8 << 20
+    return opts
+
+
+@lru_cache(maxsize=4096)
+def _compile(kind: str, pattern: str, ignore_case: bool):
+    import re2
+
+    source = re2.escape(pattern) if kind == "literal" else pattern
+    try:
+        return re2.compile(source, _options(ignore_case))
+    except Exception as exc:  # re2.error carries bytes; make it readable
+        detail = exc.args[0] if exc.args else exc
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        raise SignatureError(str(detail)) from None
+
+
+def compile_signature(sig: Signature):
+    """Compile one signature or raise SignatureError with RE2's reason."""
+    return _compile(sig.kind, sig.pattern, sig.ignore_case)
+
+
+def group_names(sig: Signature) -> set[str]:
+    return set(compile_signature(sig).groupindex) if sig.kind == "regex" else set()
+
+
+def match_signatures(entries, lines: list[str], field: str = "signatures") -> list[SignatureHit]:
+    """Every signature hit of every entry over `lines`, best (heaviest, earliest) first.
+
+    `field="excludes"` matches the entries' look-alike patterns instead. A signature may span lines (`\\n` in a regex), so it is matched against the whole text as well;
+    the hit is attributed to the line where the match starts.
+    """
+    text = "\n".join(lines)
+    starts: list[int] = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    hits: list[SignatureHit] = []
+    for loaded in entries:
+        entry = getattr(loaded, "entry", loaded)
+        for sig in getattr(entry, field):
+            try:
+                rx = compile_signature(sig)
+            except SignatureError:
+                continue  # reported by the linter; never breaks a search
+            m = rx.search(text)
+            if m is None:
+                continue
+            begin = m.start()
+            line_no = _line_of(starts, begin)
+            captures = {k: v for k, v in (m.groupdict() or {}).items() if v}
+            hits.append(SignatureHit(entry.id, sig.id, sig.weight, line_no, lines[line_no],
+                                     m.group(0)[:300], captures))
+    hits.sort(key=lambda h: (-h.weight, h.line_no))
+    return hits
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

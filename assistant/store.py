@@ -1,0 +1,256 @@
+"""The built index on disk: build, save atomically, verify, load; rebuild when stale or corrupt.
+
+Layout of the index directory::
+
+    CURRENT                 name of the live version directory (replaced atomically)
+    .lock                   held while building (two processes never build at once)
+    v-<hash>-<time>/        one complete, immutable version
+        manifest.json       format version, model id, dimension, knowledge hash, entry and chunk
+                            order, and the size and sha256 of every other file
+        chunks.json         the dense chunks (entry, kind, lang, text, digest)
+        vectors.npy         their embeddings (reused by incremental rebuilds, exact-search checks)
+        dense.faiss         the FAISS index over those vectors
+        lexical.json/.npz   the BM25 index (one document per entry)
+
+A build writes a new version directory under a temporary name, renames it into place, then points
+CURRENT at it; a reader therefore sees either the old complete index or the new complete one, and
+a failed build leaves the old one live. Loading verifies every file against the manifest, so a
+truncated or garbage file is detected and the index rebuilt, never served.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .kb import KnowledgeBase
+from .retrieval import dense
+from .retrieval.chunks import Chunk, entry_chunks, lexical_document
+from .retrieval.lexical import BM25
+
+FORMAT_VERSION = 1
+Progress = Callable[[int, int], None]
+
+
+class IndexError_(RuntimeError):
+    """The index on disk cannot be used (missing, stale, corrupt); the message says why."""
+
+
+@dataclass
+class BuildReport:
+    path: Path
+    chunks: int
+    embedded: int  # chunks whose vectors were computed (the rest were reused)
+    seconds: float
+
+
+@dataclass
+class Index:
+    path: Path
+    manifest: dict
+    chunks: list[Chunk]
+    chunk_entry: np.ndarray  # chunk -> position in entry_ids
+    entry_ids: list[str]
+    faiss_index: object
+    lexical: BM25
+
+    @property
+    def kb_hash(self) -> str:
+        return self.manifest["kb_hash"]
+
+    def vectors(self) -> np.ndarray:
+        return np.load(self.path / "vectors.npy", allow_pickle=False)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def current_version(root: Path) -> Path | None:
+    try:
+        name = (root / "CURRENT").read_text().strip()
+    except OSError:
+        return None
+    if not name or "/" in name or name.startswith("."):
+        return None
+    return root / name
+
+
+def load(root: Path, kb: KnowledgeBase | None = None) -> Index:
+    """Load and verify the live index; raise IndexError_ saying why it cannot be used."""
+    version = current_version(root)
+    if version is None or not version.is_dir():
+        raise IndexError_("no index has been built")
+    try:
+        manifest = json.loads((version / "manifest.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"manifest unreadable: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
+        raise IndexError_(f"index format {manifest.get('format_version') if isinstance(manifest, dict) else '?'}"
+                          f" is not {FORMAT_VERSION}")
+    if manifest.get("model_id") != dense.MODEL_ID or manifest.get("dim") != dense.DIM:
+        raise IndexError_(f"index was built with {manifest.get('model_id')}, not {dense.MODEL_ID}")
+    if kb is not None and manifest.get("kb_hash") != kb.content_hash():
+        raise IndexError_("the knowledge files changed since the index was built")
+    for name, meta in manifest.get("files", {}).items():
+        f = version / name
+        if not f.is_file() or f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
+            raise IndexError_(f"{name} is missing or corrupt")
+    try:
+        rows = json.loads((version / "chunks.json").read_text())
+        chunks = [Chunk(r["entry"], r["kind"], r["lang"], r["text"]) for r in rows]
+        entry_ids = list(manifest["entry_ids"])
+        pos = {e: i for i, e in enumerate(entry_ids)}
+        chunk_entry = np.array([pos[c.entry_id] for c in chunks], dtype=np.int32)
+        faiss_index = dense.load_faiss(version / "dense.faiss")
+        lexical = BM25.load(version)
+    except Exception as exc:  # any decoding failure means the index is unusable
+        raise IndexError_(f"index files unreadable: {exc}") from None
+    if faiss_index.ntotal != len(chunks) or lexical.n_docs != len(entry_ids):
+        raise IndexError_("index files disagree with the manifest")
+    return Index(version, manifest, chunks, chunk_entry, entry_ids, faiss_index, lexical)
+
+
+def _previous_vectors(root: Path) -> dict[str, np.ndarray]:
+    """digest -> vector from the live index, if it is usable with this model."""
+    try:
+        old = load(root)
+        vecs = old.vectors()
+    except Exception:
+        return {}
+    if vecs.shape != (len(old.chunks), dense.DIM):
+        return {}
+    return {c.digest: vecs[i] for i, c in enumerate(old.chunks)}
+
+
+def build(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
+          progress: Progress | None = None) -> BuildReport:
+    """Build a new version and make it live. Only chunks whose text changed are embedded."""
+    from filelock import FileLock
+
+    t0 = time.perf_counter()
+    root.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(root / ".lock"), timeout=600):
+        return _build_locked(root, kb, embedder, progress, t0)
+
+
+def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
+                  progress: Progress | None, t0: float) -> BuildReport:
+    entries = [le.entry for le in kb.entries]
+    chunks = [c for e in entries for c in entry_chunks(e)]
+    reuse = _previous_vectors(root)
+    todo = [i for i, c in enumerate(chunks) if c.digest not in reuse]
+    vectors = np.zeros((len(chunks), dense.DIM), dtype=np.float32)
+    for i, c in enumerate(chunks):
+        if c.digest in reuse:
+            vectors[i] = reuse[c.digest]
+    step = 64
+    if progress:
+        progress(0, len(todo))
+    for start in range(0, len(todo), step):
+        batch = todo[start:start + step]
+        vectors[batch] = embedder.encode([chunks[i].text for i in batch])
+        if progress:
+            progress(min(start + step, len(todo)), len(todo))
+
+    tmp = root / f".tmp-{uuid.uuid4().hex}"
+    tmp.mkdir()
+    try:
+        with open(tmp / "vectors.npy", "wb") as fh:
+            np.save(fh, vectors, allow_pickle=False)
+        dense.save_faiss(dense.build_faiss(vectors), tmp / "dense.faiss")
+        (tmp / "chunks.json").write_text(json.dumps(
+            [{"entry": c.entry_id, "kind": c.kind, "lang": c.lang, "text": c.text, "digest": c.digest}
+             for c in chunks], ensure_ascii=False))
+        BM25.build([lexical_document(e) for e in entries]).save(tmp)
+        files = {f.name: {"size": f.stat().st_size, "sha256": _sha256(f)}
+                 for f in sorted(tmp.iterdir())}
+        manifest = {
+            "format_version": FORMAT_VERSION,
+            "model_id": dense.MODEL_ID,
+            "dim": dense.DIM,
+            "kb_hash": kb.content_hash(),
+            "entry_ids": [e.id for e in entries],
+            "chunk_count": len(chunks),
+            "faiss": "hnsw" if len(chunks) > dense.HNSW_THRESHOLD else "flat",
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "files": files,
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        for f in tmp.iterdir():
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+        version = root / f"v-{manifest['kb_hash'][:12]}-{uuid.uuid4().hex[:8]}"
+        os.rename(tmp, version)
+        _fsync_dir(root)
+        pointer = root / f".CURRENT-{uuid.uuid4().hex}"
+        pointer.write_text(version.name + "\n")
+        os.replace(pointer, root / "CURRENT")
+        _fsync_dir(root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _remove_old_versions(root, keep=(version.name, _previous_name(root, version.name)))
+    return BuildReport(version, len(chunks), len(todo), time.perf_counter() - t0)
+
+
+def _previous_name(root: Path, current: str) -> str:
+    """The newest other version: kept one generation, so a process that loaded it just before the
+    switch can still read its files (e.g. the vectors, read lazily)."""
+    others = [d for d in root.glob("v-*") if d.is_dir() and d.name != current]
+    return max(others, key=lambda d: d.stat().st_mtime).name if others else ""
+
+
+def _remove_old_versions(root: Path, keep: tuple[str, ...]) -> None:
+    for d in root.iterdir():
+        if d.is_dir() and d.name not in keep and (d.name.startswith("v-") or d.name.startswith(".tmp-")):
+            shutil.rmtree(d, ignore_errors=True)
+    for f in root.glob(".CURRENT-*"):
+        f.unlink(missing_ok=True)
+
+
+def ensure(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
+           progress: Progress | None = None) -> tuple[Index, BuildReport | None, str | None]:
+    """The live index if it is valid and fresh; else rebuild it. Returns (index, build report,
+    reason for the rebuild)."""
+    try:
+        return load(root, kb), None, None
+    except IndexError_ as exc:
+        reason = str(exc)
+    from filelock import FileLock
+
+    root.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    with FileLock(str(root / ".lock"), timeout=600):
+        try:  # another process may have built it while we waited for the lock
+            return load(root, kb), None, None
+        except IndexError_:
+            pass
+        report = _build_locked(root, kb, embedder, progress, t0)
+    return load(root, kb), report, reason

@@ -1,0 +1,105 @@
+"""Raw pasted text -> clean lines: no ANSI escapes, control characters, timestamps or log prefixes.
+
+The original line number of every kept line is remembered, so evidence can point at the line the
+person pasted. Inputs past a documented size are cut (see `MAX_CHARS`, `MAX_LINE`) and flagged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_CHARS = 2_000_000  # beyond this only the head and tail are read (errors live at the end)
+MAX_LINE = 2_000  # a longer line is cut; stack traces rarely need more
+MAX_LINES = 20_000  # more lines than this: keep the head and the tail
+
+# CSI (colours, cursor), OSC (titles, hyperlinks, terminated by BEL or ST), and other ESC sequences.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+# Log prefixes, tried in order at the start of a line (each may be followed by more of them).
+_PREFIXES = [
+    # glog / absl: I0302 11:04:12.118123 12345 file.cc:123]   or  E0000 00:00:1796 2176 re2.cc:242]
+    re.compile(r"^[IWEF]\d{4}\s+\d{2}:\d{2}:[\d.]+\s+\d+\s+[\w./-]+:\d+\]\s*"),
+    # 2026-03-02 11:04:12.118 W tensorflow/core/framework/op_kernel.cc:1830]
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+               r"(?:\s*:)?\s*(?:[IWEF]\s+[\w./-]+:\d+\]\s*)?"),
+    # Python logging: "INFO:root:", "WARNING:tensorflow:", "ERROR:absl:"
+    re.compile(r"^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL):[\w.]*:\s*"),
+    # [12:04:05] or 12:04:05.123 at the start
+    re.compile(r"^\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+"),
+    # syslog: "Mar  2 11:04:12 host prog[123]: "
+    re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w./-]+(?:\[\d+\])?:\s*"),
+    # shell prompts: "(vm)$ ", "user@host:~$ ", "$ "
+    re.compile(r"^(?:\([\w-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^$#\s]*)?[$#]\s+"),
+]
+
+
+@dataclass(frozen=True)
+class Normalized:
+    lines: list[str]  # cleaned, non-empty lines
+    line_numbers: list[int]  # 1-based line numbers in the original input
+    truncated: bool  # the input was longer than the documented limits
+    original_chars: int
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def to_text(raw: str | bytes) -> str:
+    """Bytes from stdin or a file -> str; invalid UTF-8 is replaced, never an exception."""
+    if isinstance(raw, bytes):
+        return raw.decode("utf-8", errors="replace")
+    return raw
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def strip_prefixes(line: str) -> str:
+    changed = True
+    while changed and line:
+        changed = False
+        for rx in _PREFIXES:
+            m = rx.match(line)
+            if m and m.end() > 0:
+                line = line[m.end():]
+                changed = True
+    return line
+
+
+def normalize(raw: str | bytes) -> Normalized:
+    text = to_text(raw)
+    original = len(text)
+    truncated = False
+    if len(text) > MAX_CHARS:
+        head, tail = text[: MAX_CHARS // 4], text[-(MAX_CHARS * 3 // 4):]
+        text = head + "\n" + tail
+        truncated = True
+    text = strip_ansi(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = _CONTROL.sub("", text)
+    raw_lines = text.split("\n")
+    numbered = list(enumerate(raw_lines, start=1))
+    if len(numbered) > MAX_LINES:
+        numbered = numbered[: MAX_LINES // 4] + numbered[-(MAX_LINES * 3 // 4):]
+        truncated = True
+    lines: list[str] = []
+    numbers: list[int] = []
+    for no, line in numbered:
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+            truncated = True
+        line = strip_prefixes(line.strip()).strip()
+        line = re.sub(r"\s{2,}", " ", line)
+        if line:
+            lines.append(line)
+            numbers.append(no)
+    return Normalized(lines, numbers, truncated, original)

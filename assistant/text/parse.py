@@ -1,0 +1,216 @@
+"""Pull the facts out of normalized text: exceptions, status codes, framework, numbers, names.
+
+`key_lines` are the few lines that carry the error, so a 5,000-line log is searched by what
+matters rather than by its noise. Every fact is plain data (the `facts` of `ask --json`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from .. import placeholders
+from .normalize import Normalized, normalize
+from .tokens import STOP_EN, STOP_PT, fold
+
+KEY_LINES = 12
+
+STATUS_CODES = (
+    "RESOURCE_EXHAUSTED INVALID_ARGUMENT NOT_FOUND UNAVAILABLE DEADLINE_EXCEEDED INTERNAL "
+    "PERMISSION_DENIED UNIMPLEMENTED FAILED_PRECONDITION ABORTED CANCELLED UNAUTHENTICATED "
+    "OUT_OF_RANGE DATA_LOSS ALREADY_EXISTS"
+).split()
+
+_EXC = re.compile(
+    r"\b((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|HttpError))\b"
+    r"(?:\s*:\s*(?P<msg>.{0,400}))?"
+)
+_STATUS = re.compile(r"\b(" + "|".join(STATUS_CODES) + r")\b")
+_NUM_UNIT = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(GiB|MiB|KiB|TiB|GB|MB|KB|TB|G|M|K|%|ms|s|examples/sec|steps/sec)"
+    r"(?![\w])"
+)
+_FRAMEWORKS = {
+    "tensorflow": re.compile(r"\btensorflow\b|\btf\.|errors_impl|\bkeras\b|TPUStrategy|"
+                             r"XLA_TPU_JIT|OpKernel", re.I),
+    "jax": re.compile(r"\bjax(?:lib)?\b|XlaRuntimeError|\bjnp\.|\bflax\b|\bpjit\b", re.I),
+    "pytorch": re.compile(r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b", re.I),
+}
+_TPU_NAME = [
+    re.compile(r"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-)([a-z][-a-z0-9]{0,62})"),
+    re.compile(r"--tpu[= ]([a-z][-a-z0-9]{0,62})"),
+    re.compile(r"\bTPU_NAME=([a-z][-a-z0-9]{0,62})"),
+    re.compile(r"/nodes/([a-z][-a-z0-9]{0,62})"),
+    re.compile(r"^([a-z][-a-z0-9]{0,62})\s+[a-z]+-[a-z]+\d+-[a-z]\s+v\d+\w*-\d+", re.M),
+]
+_ZONE = [
+    re.compile(r"--zone[= ]([a-z]+-[a-z]+\d+-[a-z])\b"),
+    re.compile(r"/locations/([a-z]+-[a-z]+\d+-[a-z])\b"),
+    re.compile(r"\b((?:us|europe|asia|northamerica|southamerica|australia|me|africa)-[a-z]+\d+-[a-z])\b"),
+]
+_PROJECT = [
+    re.compile(r"--project[= ]([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
+    re.compile(r"/projects/([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
+    re.compile(r"\bproject[ _-]?id[:= ]+([a-z][-a-z0-9]{4,28}[a-z0-9])\b", re.I),
+]
+_ACCEL = re.compile(r"\b(v[2-7][a-z]*-\d{1,4})\b")
+_GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b", re.I)
+_IP = re.compile(r"\b((?:\d{1,3}\.){3}\d{1,3})\b")
+_OP = [
+    re.compile(r"No registered '([A-Za-z]\w*)' OpKernel"),
+    re.compile(r"unsupported operations?[^:]*:\s*([A-Z]\w+)"),
+]
+_NODE = re.compile(r"\{\{node ([^}]+)\}\}")
+_SHAPE = re.compile(
+    r"(?:\b[fsub](?:8|16|32|64)|\bbf16|\bpred)\[[\d,]*\]|\[(?:None|\?|-1|\d+)(?:,\s*(?:None|\?|-1|\d+))+\]"
+)
+_BATCH = re.compile(
+    r"\b(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?|tamanho\s+do\s+lote)"
+    r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b", re.I)
+
+_KEY_WORDS = re.compile(
+    r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
+    r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
+    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao ", re.I)
+_FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
+
+
+@dataclass
+class Facts:
+    exceptions: list[dict] = field(default_factory=list)  # [{"type", "message", "line"}]
+    status_codes: list[str] = field(default_factory=list)
+    frameworks: list[str] = field(default_factory=list)
+    numbers: list[dict] = field(default_factory=list)  # [{"value", "unit", "text"}]
+    tpu_name: str | None = None
+    zone: str | None = None
+    project: str | None = None
+    accelerator_type: str | None = None
+    tpu_generation: str | None = None
+    ip: str | None = None
+    op_names: list[str] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    shapes: list[str] = field(default_factory=list)
+    batch_size: int | None = None
+    lang: str = "en"
+    key_lines: list[dict] = field(default_factory=list)  # [{"line": original no, "text"}]
+    line_count: int = 0
+    truncated: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def values(self) -> dict[str, str]:
+        """Facts usable as placeholder values (only those valid for their placeholder)."""
+        out: dict[str, str] = {}
+        for name in ("tpu_name", "zone", "project", "accelerator_type", "tpu_generation", "ip"):
+            v = getattr(self, name)
+            if v:
+                try:
+                    out[name] = placeholders.validate_value(name, v)
+                except placeholders.PlaceholderError:
+                    pass
+        if self.op_names:
+            out["op_name"] = self.op_names[0]
+        if self.batch_size:
+            out["batch_size"] = str(self.batch_size)
+        return out
+
+
+def _first(patterns: list[re.Pattern], text: str) -> str | None:
+    for rx in patterns:
+        m = rx.search(text)
+        if m:
+            return m.group(1)
+    return None
+
+
+def detect_lang(text: str) -> str:
+    words = re.findall(r"[a-zà-ú]+", text.lower())
+    if not words:
+        return "en"
+    pt = sum(1 for w in words if fold(w) in STOP_PT and w not in STOP_EN)
+    en = sum(1 for w in words if w in STOP_EN and fold(w) not in STOP_PT)
+    accents = len(re.findall(r"[ãõçáéíóúâêô]", text.lower()))
+    return "pt" if pt + accents > en else "en"
+
+
+def _line_score(line: str) -> float:
+    score = 0.0
+    if _EXC.search(line):
+        score += 3
+    if _STATUS.search(line):
+        score += 3
+    score += min(3, len(_KEY_WORDS.findall(line)))
+    if _FRAME_LINE.match(line):
+        score -= 4  # a traceback frame names code, not the problem
+    return score
+
+
+def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int, str]]:
+    """The lines that carry the error, in input order: (index into norm.lines, text).
+
+    Short inputs are kept whole. Long ones keep the best-scoring lines, preferring the last
+    occurrences (the final exception of a traceback is the one that matters).
+    """
+    lines = norm.lines
+    if len(lines) <= limit:
+        return list(enumerate(lines))
+    scored = [(_line_score(l), i) for i, l in enumerate(lines)]
+    seen: set[str] = set()
+    chosen: list[int] = []
+    for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
+        if score <= 0 or len(chosen) >= limit:
+            break
+        key = lines[i][:200]
+        if key in seen:
+            continue
+        seen.add(key)
+        chosen.append(i)
+    if not chosen:  # prose or no recognizable error: the first and last lines
+        chosen = list(range(min(limit // 2, len(lines)))) + \
+            list(range(max(limit // 2, len(lines) - limit // 2), len(lines)))
+    return [(i, lines[i]) for i in sorted(set(chosen))]
+
+
+def parse(raw: str | bytes | Normalized) -> Facts:
+    norm = raw if isinstance(raw, Normalized) else normalize(raw)
+    text = norm.text
+    facts = Facts(line_count=len(norm.lines), truncated=norm.truncated)
+    key = select_key_lines(norm)
+    facts.key_lines = [{"line": norm.line_numbers[i], "text": t} for i, t in key]
+    scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
+
+    seen_exc: set[tuple[str, str]] = set()
+    for i, line in enumerate(norm.lines if len(norm.lines) <= 5000 else [t for _, t in key]):
+        for m in _EXC.finditer(line):
+            etype = m.group(1)
+            msg = (m.group("msg") or "").strip()
+            if (etype, msg) in seen_exc or len(facts.exceptions) >= 10:
+                continue
+            seen_exc.add((etype, msg))
+            facts.exceptions.append({"type": etype, "message": msg})
+    facts.status_codes = list(dict.fromkeys(_STATUS.findall(scan)))[:10]
+    facts.frameworks = [name for name, rx in _FRAMEWORKS.items() if rx.search(scan)]
+    for m in list(_NUM_UNIT.finditer(scan))[:30]:
+        facts.numbers.append({"value": float(m.group(1)), "unit": m.group(2), "text": m.group(0)})
+    facts.tpu_name = _first(_TPU_NAME, scan)
+    facts.zone = _first(_ZONE, scan)
+    facts.project = _first(_PROJECT, scan)
+    m = _ACCEL.search(scan)
+    facts.accelerator_type = m.group(1) if m else None
+    if facts.accelerator_type:
+        facts.tpu_generation = facts.accelerator_type.split("-")[0]
+    else:
+        m = _GEN.search(scan)
+        facts.tpu_generation = m.group(1).lower() if m else None
+    m = _IP.search(scan)
+    if m and all(int(p) < 256 for p in m.group(1).split(".")):
+        facts.ip = m.group(1)
+    facts.op_names = list(dict.fromkeys(m.group(1) for rx in _OP for m in rx.finditer(scan)))[:5]
+    facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
+    facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
+    m = _BATCH.search(scan)
+    if m:
+        facts.batch_size = int(m.group(1))
+    facts.lang = detect_lang(scan[:5000])
+    return facts

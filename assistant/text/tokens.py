@@ -1,0 +1,82 @@
+"""Tokenizer for the lexical channel: English and Portuguese, accents folded, identifiers kept whole.
+
+`XLA_TPU_JIT` stays one token (`xla_tpu_jit`) and also yields its parts; `ResourceExhaustedError`
+yields `resourceexhaustederror` plus `resource`, `exhausted`, `error`. Stop words of both languages
+are dropped, and a light suffix folding maps simple plurals to one form (`lotes` -> `lote`,
+`layers` -> `layer`), which is all a bilingual keyword channel needs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+STOP_EN = frozenset("""
+a about above after again against all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could did do does doing don't down during each
+even ever every few for from further get gets got had has have having he her here hers him his how
+i if in into is isn't it its itself just let like me more most much must my myself no nor not now
+of off on once only or other our ours out over own same she should so some still such than that
+the their them then there these they this those through to too under until up upon us use used
+using very via was we were what when where which while who whom why will with would you your
+yours yourself yet one two get getting trying tried try want need please help anyone thanks
+thank hi hello ok okay really seems seem says said
+""".split())
+
+STOP_PT = frozenset("""
+a ao aos aquela aquelas aquele aqueles aquilo as ate com como da das de dela delas dele deles
+depois do dos e ela elas ele eles em entre era eram essa essas esse esses esta estas este estes
+eu foi fomos for foram ha isso isto ja la lhe lhes mais mas me mesmo meu meus minha minhas muito
+na nas nem no nos nossa nossas nosso nossos num numa o os ou para pela pelas pelo pelos por qual
+quando que quem se sem ser seu seus sao so sua suas tambem te tem tinha tu tua tuas um uma umas
+uns voce voces vos esta estao estou fica ficar fiz faz fazer faco pra pro tenho temos ter
+alguem algum alguma ajuda obrigado oi ola sobre ainda cada quanto quanta quantos quantas onde
+aqui ali qualquer todo toda todos todas outro outra outros outras mesma lo la ne
+""".split())
+
+STOP = STOP_EN | STOP_PT
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents (memória -> memoria)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+def _stem(tok: str) -> str:
+    if len(tok) > 4 and tok.isalpha():
+        if tok.endswith("oes") or tok.endswith("aes"):
+            return tok[:-3] + "ao"
+        if tok.endswith("ies"):
+            return tok[:-3] + "y"
+        if tok.endswith("s") and not tok.endswith("ss") and not tok.endswith("us"):
+            return tok[:-1]
+    return tok
+
+
+def _keep(tok: str) -> bool:
+    if tok in STOP or len(tok) < 2:
+        return False
+    if tok.isdigit():
+        return len(tok) <= 5  # sizes like 64, 128, 1024 matter; timestamps and ids don't
+    if re.fullmatch(r"[0-9a-f]{8,}", tok):
+        return False  # hex addresses and hashes
+    return True
+
+
+def tokenize(text: str) -> list[str]:
+    out: list[str] = []
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    for m in _WORD.finditer(plain):
+        word = m.group(0)
+        low = word.lower()
+        parts = [p.lower() for p in (low.split("_") if "_" in word else _CAMEL.findall(word))]
+        if _keep(low):
+            out.append(_stem(low))
+        if len(parts) > 1:
+            out.extend(_stem(p) for p in parts if _keep(p))
+    return out

@@ -1,0 +1,166 @@
+"""Walk an entry's decision tree with a person's answers, to the next question or to the fix.
+
+Pure functions over the schema: no I/O. Values for placeholders come, in increasing priority, from
+the input's facts, the answers (option `set:`, number variables, computed advice) and explicit
+`--set NAME=VALUE`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .advice import ADVISORS, Advice
+from .kb.schema import ChoiceNode, Entry, FixNode, NumberNode
+from .render import RenderedStep, render_steps, render_text
+
+
+class WalkError(ValueError):
+    """An answer or node the tree does not have; the message says what would be valid."""
+
+
+@dataclass
+class Walk:
+    entry: Entry
+    path: list[tuple[str, str]]  # (node id, answer value) in order
+    node_id: str
+    values: dict[str, str]
+    advice: Advice
+    unused: list[str] = field(default_factory=list)  # answered nodes not on the path
+
+    @property
+    def node(self):
+        return self.entry.tree.nodes[self.node_id]
+
+    @property
+    def kind(self) -> str:
+        return "fix" if isinstance(self.node, FixNode) else "question"
+
+    def steps(self, lang: str) -> list[RenderedStep]:
+        node = self.node
+        return render_steps(node.steps, self.values, lang) if isinstance(node, FixNode) else []
+
+    def to_dict(self, lang: str) -> dict:
+        node = self.node
+        out: dict = {"entry": self.entry.id, "path": [list(p) for p in self.path],
+                     "node": self.node_id, "kind": self.kind,
+                     "advice": self.advice.lines(lang), "values": dict(self.values)}
+        if self.unused:
+            out["unused_answers"] = self.unused
+        if isinstance(node, ChoiceNode):
+            out.update(prompt=render_text(node.prompt.get(lang), self.values), input="choice",
+                       options=[{"value": o.value, "label": o.label.get(lang)} for o in node.options])
+        elif isinstance(node, NumberNode):
+            out.update(prompt=render_text(node.prompt.get(lang), self.values), input="number",
+                       variable=node.variable, min=node.min, max=node.max, integer=node.integer)
+        else:
+            steps = self.steps(lang)
+            out.update(title=render_text(node.title.get(lang), self.values),
+                       steps=[s.to_dict() for s in steps],
+                       check=render_text(node.check.get(lang), self.values),
+                       related=list(node.related),
+                       missing=sorted({m for s in steps for m in s.missing}))
+        if node_help := getattr(node, "help", None):
+            out["help"] = node_help.get(lang)
+        return out
+
+
+def parse_number(node: NumberNode, raw: str) -> float:
+    text = str(raw).strip().replace("_", "").replace(",", "")
+    try:
+        value = float(text)
+    except ValueError:
+        raise WalkError(f"'{raw}' is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise WalkError(f"'{raw}' is not a finite number")
+    if node.integer and not value.is_integer():
+        raise WalkError(f"'{raw}' must be a whole number")
+    if node.min is not None and value < node.min:
+        raise WalkError(f"'{raw}' is below the minimum {node.min:g}")
+    if node.max is not None and value > node.max:
+        raise WalkError(f"'{raw}' is above the maximum {node.max:g}")
+    return value
+
+
+def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advice]:
+    """Apply one answer: return (next node id, normalized answer value, advice)."""
+    advice = Advice()
+    if isinstance(node, ChoiceNode):
+        raw_s = str(raw).strip().lower()
+        by_value = [o for o in node.options if o.value.lower() == raw_s]
+        by_number = [node.options[int(raw_s) - 1]] if raw_s.isdigit() and \
+            0 < int(raw_s) <= len(node.options) else []
+        for o in by_value or by_number:
+            values.update(o.set)
+            return o.next, o.value, advice
+        valid = ", ".join(o.value for o in node.options)
+        raise WalkError(f"'{raw}' is not an option here (choose one of: {valid})")
+    if isinstance(node, NumberNode):
+        value = parse_number(node, raw)
+        shown = str(int(value)) if value.is_integer() else str(value)
+        values[node.variable] = shown
+        for name in node.advice:
+            adv = ADVISORS[name](value, values)
+            values.update(adv.values)
+            advice.extend(adv)
+        for branch in node.branches:
+            if branch.when is None or branch.when.holds(value):
+                return branch.next, shown, advice
+        raise WalkError("no branch accepts this number")  # prevented by lint E024
+    raise WalkError("a fix takes no answer")
+
+
+def walk(entry: Entry, answers: dict[str, str] | None = None,
+         values: dict[str, str] | None = None, overrides: dict[str, str] | None = None) -> Walk:
+    """Follow `answers` (node id -> value) from the start until a question without an answer or
+    a fix. `values` are facts from the input; `overrides` (from `--set`) win over everything."""
+    answers = dict(answers or {})
+    nodes = entry.tree.nodes
+    unknown = [n for n in answers if n not in nodes]
+    if unknown:
+        raise WalkError(f"{entry.id} has no node {', '.join(repr(n) for n in unknown)} "
+                        f"(nodes: {', '.join(nodes)})")
+    vals = dict(values or {})
+    vals.update(overrides or {})
+    path: list[tuple[str, str]] = []
+    total = Advice()
+    current = entry.tree.start
+    for _ in range(len(nodes) + 1):
+        node = nodes[current]
+        if isinstance(node, FixNode) or current not in answers:
+            break
+        nxt, shown, adv = answer_node(node, answers.pop(current), vals)
+        vals.update(overrides or {})
+        total.extend(adv)
+        path.append((current, shown))
+        current = nxt
+    return Walk(entry, path, current, vals, total, unused=sorted(answers))
+
+
+def all_paths(entry: Entry, sample_numbers: tuple[float, ...] = (1, 48, 64, 100, 127, 128, 500,
+                                                                    512, 1000, 1024, 4096)):
+    """Every distinct path through the tree (numbers probed with sample values): yields answers."""
+    nodes = entry.tree.nodes
+    out: list[dict[str, str]] = []
+
+    def go(nid: str, answers: dict[str, str], depth: int) -> None:
+        node = nodes[nid]
+        if isinstance(node, FixNode) or depth > len(nodes):
+            out.append(dict(answers))
+            return
+        if isinstance(node, ChoiceNode):
+            for o in node.options:
+                go(o.next, {**answers, nid: o.value}, depth + 1)
+        else:
+            taken: set[str] = set()
+            for x in sample_numbers:
+                try:
+                    parse_number(node, str(x))
+                except WalkError:
+                    continue
+                target = next(b.next for b in node.branches if b.when is None or b.when.holds(x))
+                if target not in taken:
+                    taken.add(target)
+                    go(target, {**answers, nid: str(int(x))}, depth + 1)
+
+    go(entry.tree.start, {}, 0)
+    return out

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Answer quality on a file of labelled queries, against two baselines on the same knowledge base.
+
+    python scripts/eval.py QUERIES.jsonl [--json OUT] [--fixtures]
+
+QUERIES.jsonl has one object per line: id, query, topic (an entry id or "out-of-scope"), and
+optionally kind and lang. Prints hit@1, hit@3 and MRR on the in-scope queries, abstention on the
+out-of-scope ones and false abstention on the in-scope ones, broken down by lang and kind, for
+tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS) alone; then
+lists tpu-assist's misses. `--fixtures` evaluates tests/fixtures/kb instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from assistant.engine import Engine  # noqa: E402
+from assistant.evaluation import Outcome, load_fixtures, load_jsonl, metrics  # noqa: E402
+
+
+def run(engine: Engine, queries) -> dict[str, list[Outcome]]:
+    systems: dict[str, list[Outcome]] = {"tpu-assist": [], "bm25": [], "dense": []}
+    for q in queries:
+        r = engine.retrieve(q.query)
+        a = engine.decide(r, top_k=len(engine.kb))
+        systems["tpu-assist"].append(Outcome(q, [x.id for x in a.results], a.abstained,
+                                             a.results[0].confidence if a.results else 0.0))
+        for name, key in (("bm25", lambda e: e.lex_raw), ("dense", lambda e: e.dense)):
+            ranked = sorted(r.evidence, key=lambda eid: (-key(r.evidence[eid]), eid))
+            ranked = [eid for eid in ranked if key(r.evidence[eid]) > 0]
+            systems[name].append(Outcome(q, ranked, False, 0.0))
+    return systems
+
+
+def fmt(x) -> str:
+    return "  n/a" if x is None else f"{x:5.3f}"
+
+
+def report(systems: dict[str, list[Outcome]]) -> dict:
+    out = {name: metrics(o).to_dict() for name, o in systems.items()}
+    print(f"{'system':12} {'hit@1':>6} {'hit@3':>6} {'MRR':>6} {'false-abst':>10} {'oos-abst':>9}")
+    for name, m in out.items():
+        abst = name == "tpu-assist"
+        print(f"{name:12} {fmt(m.get('hit1')):>6} {fmt(m.get('hit3')):>6} {fmt(m.get('mrr')):>6} "
+              f"{fmt(m.get('false_abstention') if abst else None):>10} "
+              f"{fmt(m.get('oos_abstention') if abst else None):>9}")
+    m = out["tpu-assist"]
+    print(f"\nin-scope: {m['n_in']}  out-of-scope: {m['n_oos']}\n\nbreakdown (tpu-assist):")
+    for group, g in m["breakdown"].items():
+        print(f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} hit@3={fmt(g.get('hit3'))} "
+              f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
+              f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}")
+    print(f"\nmisses ({len(m['misses'])}):")
+    for miss in m["misses"]:
+        print(f"  {miss['id']:>10} want={miss['topic']:26} got={','.join(miss['got'])} "
+              f"abstained={miss['abstained']} conf={miss['confidence']}  {miss['query']!r}")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("queries", nargs="?", type=Path)
+    ap.add_argument("--fixtures", action="store_true", help="evaluate tests/fixtures/kb")
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args()
+    if args.fixtures:
+        matches, _ = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
+        queries = matches
+    elif args.queries:
+        queries = load_jsonl(args.queries)
+    else:
+        ap.error("give a QUERIES.jsonl file or --fixtures")
+    engine = Engine(user_dirs=[])
+    engine.warm_up()
+    out = report(run(engine, queries))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""Each retrieval channel on its own, then their fusion and the abstention decision."""
+
+from __future__ import annotations
+
+from assistant.retrieval.fusion import Evidence, dense_scaled, fuse
+from assistant.retrieval.lexical import BM25
+from assistant.retrieval.signatures import match_signatures
+from assistant.text.tokens import tokenize
+
+HBM_TF = ("tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
+          "memory space hbm; used: 9.82G; limit: 7.48G.")
+
+
+def test_signature_channel_captures_values(kb):
+    hits = match_signatures(kb.entries, ["some noise", HBM_TF])
+    assert hits and hits[0].entry_id == "hbm-oom"
+    assert hits[0].line_no == 1
+    caps = {k: v for h in hits for k, v in h.captures.items()}
+    assert caps["hbm_used"] == "9.82G" and caps["hbm_limit"] == "7.48G"
+
+
+def test_signature_channel_ignores_cuda_oom(kb):
+    hits = match_signatures(kb.entries, [
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)"])
+    assert not [h for h in hits if h.entry_id == "hbm-oom"]
+
+
+def test_tokenizer_keeps_identifiers_whole_and_folds_accents():
+    toks = tokenize("No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT — memória insuficiente")
+    assert "xla_tpu_jit" in toks and "xla" in toks and "jit" in toks
+    assert "opkernel" in toks and "kernel" in toks
+    assert "memoria" in toks
+    assert "for" not in toks and "no" not in toks
+
+
+def test_lexical_channel_ranks_by_shared_rare_terms():
+    bm = BM25.build(["tpu memory hbm out of memory", "ssh connection timed out", "pão de queijo"])
+    hits = bm.search("ran out of hbm memory")
+    assert hits[0].doc == 0 and "hbm" in hits[0].terms
+    assert bm.search("xyzzy") == []
+
+
+def test_lexical_channel_reaches_portuguese(engine):
+    idx = engine.index()
+    hits = idx.lexical.search("memória da TPU esgotada HBM")
+    assert idx.entry_ids[hits[0].doc] == "hbm-oom"
+
+
+def test_dense_channel_finds_paraphrase(engine):
+    from assistant.retrieval import dense
+
+    idx = engine.index()
+    q = engine.embedder.encode(["the accelerator has too little high bandwidth memory for my network"])
+    scores, ids = dense.search(idx.faiss_index, q, 10)
+    entries = list(dict.fromkeys(idx.chunks[i].entry_id for i in ids[0]))
+    assert "hbm-oom" in entries[:3]
+    assert 0.3 < scores[0][0] <= 1.0 and list(scores[0]) == sorted(scores[0], reverse=True)
+
+
+def test_fusion_orders_by_weighted_evidence():
+    params = {"weights": {"sig": 1.0, "dense": 0.5, "lex": 0.5}, "dense_floor": 0.2}
+    ev = {"a": Evidence(sig=1.0, dense=0.3, lex=0.1), "b": Evidence(dense=0.9, lex=0.9),
+          "c": Evidence()}
+    ranked = fuse(ev, params)
+    assert [s.entry_id for s in ranked] == ["a", "b", "c"]
+    assert ranked[2].score == 0.0
+    assert dense_scaled(0.1, 0.2) == 0.0 and dense_scaled(1.0, 0.2) == 1.0
+
+
+def test_ask_matches_and_explains(engine):
+    a = engine.ask("2026-03-02 11:04:12.118 W op_kernel.cc:1830] OP_REQUIRES failed\n" + HBM_TF)
+    assert not a.abstained
+    best = a.best
+    assert best.id == "hbm-oom" and 0.0 <= best.confidence <= 1.0
+    assert any("hbm-used-limit" in w and "line 2" in w for w in best.why)
+    assert a.values["hbm_used"] == "9.82G"
+    assert [r.score for r in a.results] == sorted((r.score for r in a.results), reverse=True)
+
+
+def test_ask_abstains_on_unrelated_input(engine):
+    for text in ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB "
+                 "total capacity; 13.1 GiB already allocated)",
+                 "ModuleNotFoundError: No module named 'pandas'",
+                 "how do I center a div in CSS?"]:
+        a = engine.ask(text)
+        assert a.abstained, (text, a.results[0].id, a.results[0].confidence)
+        assert a.results  # nearest candidates are still shown
+
+
+def test_ask_empty_input_abstains(engine):
+    a = engine.ask("   \n\t  ")
+    assert a.abstained and a.results == []

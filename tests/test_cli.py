@@ -1,0 +1,107 @@
+"""The CLI contract (scripts rely on it): `ask`, `ask --jsonl`, `walk`, `kb list`, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+HBM = "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 9.82G; limit: 7.48G."
+
+
+def test_ask_json_shape(run_cli):
+    r = run_cli("ask", "--json", HBM)
+    assert r.returncode == 0, r.stderr.decode()
+    data = json.loads(r.stdout)
+    assert set(data) >= {"abstained", "results", "facts"}
+    assert data["abstained"] is False
+    assert 1 <= len(data["results"]) <= 5
+    for res in data["results"]:
+        assert set(res) >= {"id", "title", "score", "confidence", "why"}
+        assert 0.0 <= res["confidence"] <= 1.0 and isinstance(res["why"], list)
+    assert data["results"][0]["id"] == "hbm-oom"
+    assert data["facts"]["exceptions"][0]["type"] == "ResourceExhaustedError"
+
+
+def test_ask_reads_stdin_and_top(run_cli):
+    r = run_cli("ask", "--json", "--top", "2", "-", input=HBM)
+    data = json.loads(r.stdout)
+    assert r.returncode == 0 and len(data["results"]) == 2
+
+
+def test_ask_plain_text_and_lang(run_cli):
+    r = run_cli("ask", "--lang", "pt", HBM)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "Melhor correspondência" in out and "hbm-oom" in out
+
+
+def test_ask_abstains_plainly(run_cli):
+    r = run_cli("ask", "--json", "ModuleNotFoundError: No module named 'pandas'")
+    assert r.returncode == 0 and json.loads(r.stdout)["abstained"] is True
+    r = run_cli("ask", "ModuleNotFoundError: No module named 'pandas'")
+    assert b"No confident match" in r.stdout
+
+
+def test_ask_jsonl(run_cli):
+    lines = [json.dumps({"id": "q1", "query": HBM}), json.dumps({"query": "how do I center a div?"})]
+    r = run_cli("ask", "--jsonl", input="\n".join(lines) + "\n")
+    assert r.returncode == 0, r.stderr.decode()
+    out = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    assert out[0]["id"] == "q1" and out[0]["results"][0]["id"] == "hbm-oom"
+    assert "id" not in out[1] and out[1]["abstained"] is True
+
+
+def test_ask_jsonl_bad_line_is_reported(run_cli):
+    r = run_cli("ask", "--jsonl", input="not json\n" + json.dumps({"query": HBM}) + "\n")
+    out = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    assert r.returncode == 2 and "error" in out[0] and out[1]["results"]
+
+
+def test_kb_list_json(run_cli, kb):
+    r = run_cli("kb", "list", "--json")
+    data = json.loads(r.stdout)
+    assert [d["id"] for d in data] == kb.ids()
+    for d in data:
+        assert d["title"]["en"] and d["title"]["pt"] and len(d["text"]) > 200
+    hbm = next(d for d in data if d["id"] == "hbm-oom")
+    assert "gcloud compute tpus tpu-vm describe" in hbm["text"] and "HBM" in hbm["text"]
+
+
+def test_walk_question_then_fix(run_cli):
+    q = json.loads(run_cli("walk", "hbm-oom", "--json").stdout)
+    assert q["entry"] == "hbm-oom" and q["kind"] == "question" and q["input"] == "choice"
+    assert q["path"] == [] and q["options"][0]["value"] and q["prompt"]
+    n = json.loads(run_cli("walk", "hbm-oom", "--json", "--answer", "generation=v3").stdout)
+    assert n["input"] == "number" and n["path"] == [["generation", "v3"]]
+    fix = json.loads(run_cli("walk", "hbm-oom", "--json", "-a", "generation=v3", "-a", "batch=100",
+                             "-a", "padding=yes", "--set", "tpu_name=my-tpu",
+                             "--set", "zone=us-central1-b").stdout)
+    assert fix["kind"] == "fix" and fix["node"] == "lower-batch"
+    cmd = next(s for s in fix["steps"] if s["kind"] == "command")
+    assert cmd["risk"] == "read-only"
+    assert "describe my-tpu --zone=us-central1-b" in cmd["command"]
+    code = next(s for s in fix["steps"] if s["kind"] == "code")
+    assert "-GLOBAL_BATCH_SIZE = 100" in code["diff"] and "+GLOBAL_BATCH_SIZE = 64" in code["diff"]
+    assert any("64 or 128" in a for a in fix["advice"])
+
+
+def test_walk_leaves_placeholders_visible(run_cli):
+    fix = json.loads(run_cli("walk", "hbm-oom", "--json", "-a", "generation=v3", "-a", "batch=100",
+                             "-a", "padding=yes").stdout)
+    cmd = next(s for s in fix["steps"] if s["kind"] == "command")
+    assert "{tpu_name}" in cmd["command"] and "tpu_name" in fix["missing"]
+
+
+def test_walk_errors_exit_2(run_cli):
+    for args in (["no-such-entry"], ["hbm-oom", "-a", "nope=1"], ["hbm-oom", "-a", "generation=v9"],
+                 ["hbm-oom", "-a", "generation=v3", "-a", "batch=lots"],
+                 ["hbm-oom", "-a", "generation"],
+                 ["hbm-oom", "-a", "generation=v3", "-a", "batch=100", "-a", "padding=yes",
+                  "--set", "tpu_name=x; rm -rf ~"]):
+        r = run_cli("walk", *args)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert r.stderr.startswith(b"tpu-assist: error:") and b"Traceback" not in r.stderr
+
+
+def test_usage_errors_exit_2(run_cli):
+    assert run_cli("ask", "--top", "0", "x").returncode == 2
+    assert run_cli("frobnicate").returncode == 2
+    assert run_cli("ask", "--kb", "/no/such/dir", "x").returncode == 2

@@ -1,0 +1,63 @@
+"""Decision trees: every path of every entry ends in an actionable fix; answers, numbers, advice."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.advice import batch_size, feature_size, layer_size
+from assistant.kb import load_knowledge
+from assistant.walk import WalkError, all_paths, walk
+
+KB = load_knowledge(user_dirs=[])
+
+
+@pytest.mark.parametrize("entry_id", KB.ids())
+def test_every_path_ends_in_a_fix_with_an_action(entry_id):
+    entry = KB.get(entry_id)
+    paths = all_paths(entry)
+    assert paths
+    for answers in paths:
+        for lang in ("en", "pt"):
+            w = walk(entry, answers, overrides={"tpu_name": "my-tpu", "zone": "us-central1-b",
+                                                "project": "my-project"})
+            assert w.kind == "fix", (entry_id, answers)
+            d = w.to_dict(lang)
+            assert any(s["kind"] in ("command", "code") for s in d["steps"])
+            assert d["check"] and d["title"]
+
+
+def test_number_answers_are_validated():
+    entry = KB.get("hbm-oom")
+    with pytest.raises(WalkError, match="not a number"):
+        walk(entry, {"generation": "v3", "batch": "many"})
+    with pytest.raises(WalkError, match="whole number"):
+        walk(entry, {"generation": "v3", "batch": "64.5"})
+    with pytest.raises(WalkError, match="below the minimum"):
+        walk(entry, {"generation": "v3", "batch": "0"})
+
+
+def test_choice_by_number_key():
+    w = walk(KB.get("hbm-oom"), {"generation": "2"})
+    assert w.path == [("generation", "v3")]
+
+
+def test_branch_conditions_route_numbers():
+    entry = KB.get("hbm-oom")
+    assert walk(entry, {"generation": "v2", "batch": "64"}).node_id == "shrink-model"
+    assert walk(entry, {"generation": "v2", "batch": "65"}).node_id == "padding"
+
+
+def test_batch_advice():
+    a = batch_size(100, {})
+    assert a.values["lower_batch"] == "64" and a.values["upper_batch"] == "128"
+    assert "64 or 128" in a.en[0] and "8 / 16 per core" in a.en[0]
+    a = batch_size(1000, {"hbm_used": "9.82G", "hbm_limit": "7.48G"})
+    assert a.values["fit_batch"] == "704"  # 1000 * 7.48/9.82 = 761 -> multiple of 64 below
+    assert batch_size(1024, {}).en[0].startswith("Batch 1024 is a multiple of 64")
+
+
+def test_feature_and_layer_advice():
+    f = feature_size(300, {})
+    assert f.values["padded_dim"] == "384" and f.values["waste_pct"] == "21.9"
+    assert feature_size(300, {"batch_size": "1024"}).values["padded_dim"] == "304"
+    assert layer_size(64, {}).values["suggested_units"] == "512"
