@@ -136,6 +136,8 @@ def cmd_ask(args) -> int:
         raw: str | bytes = sys.stdin.buffer.read()
     else:
         raw = args.text
+    if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):
+        raise UsageError("the input is empty: paste an error, a log, or describe the problem")
     answer = engine.ask(raw, lang=_lang(args), top_k=args.top)
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False))
@@ -146,7 +148,7 @@ def cmd_ask(args) -> int:
 
 def cmd_walk(args) -> int:
     from ..kb import load_knowledge
-    from ..placeholders import PlaceholderError
+    from ..placeholders import PlaceholderError, validate_value
     from ..walk import WalkError, walk
     from . import output
 
@@ -156,7 +158,8 @@ def cmd_walk(args) -> int:
         raise UsageError(f"no entry '{args.id}' (known: {', '.join(sorted(kb.ids()))})")
     lang = _lang(args) or "en"
     try:
-        result = walk(entry, _kv(args.answer, "--answer"), overrides=_kv(args.set, "--set"))
+        overrides = {k: validate_value(k, v) for k, v in _kv(args.set, "--set").items()}
+        result = walk(entry, _kv(args.answer, "--answer"), overrides=overrides)
         data = result.to_dict(lang)
     except (WalkError, PlaceholderError) as exc:
         raise UsageError(str(exc)) from None
