@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +60,28 @@ class Answer:
                 "notes": self.notes}
 
 
+class _Clock:
+    """Adds the seconds since the last lap to `timings[stage]` (no-op without a dict)."""
+
+    def __init__(self, timings: dict[str, float] | None):
+        self.timings = timings
+        self.t = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        if self.timings is not None:
+            now = time.perf_counter()
+            self.timings[stage] = self.timings.get(stage, 0.0) + now - self.t
+            self.t = now
+
+
+def decisive(evidence: dict[str, Evidence]) -> bool:
+    """Signatures settle it: one entry has a full-weight signature and no look-alike match, and no
+    other entry has a signature of weight 0.8 or more."""
+    strong = [eid for eid, ev in evidence.items() if ev.sig >= 1.0 and ev.exclude == 0.0]
+    rivals = [eid for eid, ev in evidence.items() if ev.sig >= 0.8]
+    return len(strong) == 1 and rivals == strong
+
+
 @dataclass
 class Retrieval:
     """What the channels found for one input, before fusion (reusable with other parameters)."""
@@ -68,6 +91,7 @@ class Retrieval:
     truncated: bool
     domain: float = 0.0  # share of the domain vocabulary the input uses (0, 1/3, 2/3, 1)
     other_accel: float = 0.0  # 1 when the input names a GPU (CUDA, NVIDIA…) and no TPU
+    used_dense: bool = True  # False when decisive signatures made the model unnecessary
 
 
 class Engine:
@@ -107,32 +131,55 @@ class Engine:
 
     # -- the pipeline -----------------------------------------------------------------------------
 
-    def retrieve(self, text: str | bytes) -> Retrieval:
-        """Normalize, parse and run the three channels; no ranking decision yet."""
+    def retrieve(self, text: str | bytes, dense_mode: str = "always",
+                 timings: dict[str, float] | None = None) -> Retrieval:
+        """Normalize, parse and run the channels; no ranking decision yet.
+
+        `dense_mode="auto"` skips the dense channel (and so never loads the model) when the
+        signatures alone are decisive (see `decisive`) and the model is not loaded yet: a one-shot
+        `ask` on an exact error line then costs no torch import. `timings`, if given, receives the
+        seconds spent per stage.
+        """
+        clock = _Clock(timings)
         norm = normalize(text)
         facts = parse(norm)
+        clock.lap("parse")
         if not norm.lines:
             return Retrieval(facts, {}, norm.truncated)
         index = self.index()
-        entries = self.kb.entries
         query = "\n".join(k["text"] for k in facts.key_lines)
         evidence: dict[str, Evidence] = {eid: Evidence() for eid in index.entry_ids}
+        clock.lap("index")
+        self._signatures(norm, facts, evidence)
+        clock.lap("signatures")
+        self._lexical(index, query, evidence)
+        clock.lap("lexical")
+        used_dense = not (dense_mode == "auto" and not self.embedder.loaded and decisive(evidence))
+        if used_dense:
+            self._dense(index, query, evidence, clock)
+        domain = min(3, len(domain_terms(query))) / 3
+        return Retrieval(facts, evidence, norm.truncated, domain,
+                         float(other_accelerator(query)), used_dense)
 
+    def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
         # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
         if len(norm.lines) <= 5000:
-            sig_lines, sig_numbers = norm.lines, norm.line_numbers
+            lines, numbers = norm.lines, norm.line_numbers
         else:
-            sig_lines = [k["text"] for k in facts.key_lines]
-            sig_numbers = [k["line"] for k in facts.key_lines]
-        for hit in match_signatures(entries, sig_lines):
+            lines = [k["text"] for k in facts.key_lines]
+            numbers = [k["line"] for k in facts.key_lines]
+        entries = self.kb.entries
+        for hit in match_signatures(entries, lines):
             if (ev := evidence.get(hit.entry_id)) is not None:
-                ev.signature_hits.append((hit, sig_numbers[hit.line_no]))
+                ev.signature_hits.append((hit, numbers[hit.line_no]))
                 ev.sig = max(ev.sig, hit.weight)
-        for hit in match_signatures(entries, sig_lines, field="excludes"):
+        for hit in match_signatures(entries, lines, field="excludes"):
             if (ev := evidence.get(hit.entry_id)) is not None and hit.weight > ev.exclude:
                 ev.exclude = hit.weight
-                ev.exclude_hits.append((hit, sig_numbers[hit.line_no]))
+                ev.exclude_hits.append((hit, numbers[hit.line_no]))
 
+    @staticmethod
+    def _lexical(index: store.Index, query: str, evidence: dict[str, Evidence]) -> None:
         ref = index.lexical.max_score(query)
         for h in index.lexical.search(query, top_k=len(index.entry_ids)):
             ev = evidence[index.entry_ids[h.doc]]
@@ -140,10 +187,14 @@ class Engine:
             ev.lex = 1.0 - math.exp(-h.score / ref) if ref > 0 else 0.0
             ev.lex_terms = h.terms
 
+    def _dense(self, index: store.Index, query: str, evidence: dict[str, Evidence],
+               clock: "_Clock") -> None:
         # Dense evidence of an entry: the mean of its two closest chunks (hits arrive best first),
         # steadier than one chunk that happens to share a phrase.
         qvec = self.embedder.encode([query[:2000]])
+        clock.lap("embed")
         scores, ids = dense.search(index.faiss_index, qvec, DENSE_K)
+        clock.lap("faiss")
         top: dict[str, list[float]] = {}
         for s, i in zip(scores[0].tolist(), ids[0].tolist()):
             if i < 0:
@@ -156,11 +207,14 @@ class Engine:
                 best.append(s)
         for eid, best in top.items():
             evidence[eid].dense = sum(best) / len(best)
-        domain = min(3, len(domain_terms(query))) / 3
-        return Retrieval(facts, evidence, norm.truncated, domain, float(other_accelerator(query)))
 
-    def ask(self, text: str | bytes, lang: str | None = None, top_k: int = 5) -> Answer:
-        return self.decide(self.retrieve(text), lang=lang, top_k=top_k)
+    def ask(self, text: str | bytes, lang: str | None = None, top_k: int = 5,
+            dense_mode: str = "always", timings: dict[str, float] | None = None) -> Answer:
+        r = self.retrieve(text, dense_mode=dense_mode, timings=timings)
+        clock = _Clock(timings)
+        answer = self.decide(r, lang=lang, top_k=top_k)
+        clock.lap("fuse")
+        return answer
 
     def decide(self, r: Retrieval, lang: str | None = None, top_k: int = 5,
                params: dict | None = None) -> Answer:
@@ -175,7 +229,9 @@ class Engine:
             return Answer(True, [], facts, lang, notes=notes + ["empty input"])
         ranked = fuse(r.evidence, params)
         results = self._results(ranked[:max(top_k, 3)], facts, lang, params, r)[:top_k]
-        abstained = not results or decide.should_abstain(results[0].confidence, params)
+        abstained = not results or decide.should_abstain(results[0].confidence, params, r.used_dense)
+        if not r.used_dense:
+            notes.append("answered from error signatures alone (the embedding model was not needed)")
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
@@ -185,10 +241,14 @@ class Engine:
     def _results(self, ranked: list[Scored], facts: Facts, lang: str, params: dict,
                  r: Retrieval) -> list[Result]:
         out: list[Result] = []
+        top_conf = 0.0
         for pos, s in enumerate(ranked):
-            nxt = ranked[pos + 1].score if pos + 1 < len(ranked) else 0.0
-            margin = max(0.0, s.score - nxt) if pos == 0 else 0.0
-            conf = decide.confidence(decide.features(s, margin, r, params), params)
+            if pos == 0:
+                margin = s.score - ranked[1].score if len(ranked) > 1 else s.score
+                conf = top_conf = decide.confidence(decide.features(s, margin, r, params), params,
+                                                    r.used_dense)
+            else:
+                conf = decide.runner_up_confidence(top_conf, ranked[0].score, s.score, params)
             le = self.kb.loaded(s.entry_id)
             title = le.entry.title.get(lang) if le else s.entry_id
             out.append(Result(s.entry_id, title, s.score, conf, explain(s.evidence, facts, lang),

@@ -60,12 +60,23 @@ class Index:
     chunks: list[Chunk]
     chunk_entry: np.ndarray  # chunk -> position in entry_ids
     entry_ids: list[str]
-    faiss_index: object
     lexical: BM25
+    _faiss: object = None
 
     @property
     def kb_hash(self) -> str:
         return self.manifest["kb_hash"]
+
+    @property
+    def faiss_index(self):
+        """Read on first use: a search answered by signatures alone never imports faiss. The file
+        was already verified against the manifest's sha256 when the index was loaded."""
+        if self._faiss is None:
+            index = dense.load_faiss(self.path / "dense.faiss")
+            if index.ntotal != len(self.chunks):
+                raise IndexError_("dense.faiss disagrees with the manifest")
+            self._faiss = index
+        return self._faiss
 
     def vectors(self) -> np.ndarray:
         return np.load(self.path / "vectors.npy", allow_pickle=False)
@@ -102,7 +113,7 @@ def current_version(root: Path) -> Path | None:
     return root / name
 
 
-def load(root: Path, kb: KnowledgeBase | None = None) -> Index:
+def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> Index:
     """Load and verify the live index; raise IndexError_ saying why it cannot be used."""
     version = current_version(root)
     if version is None or not version.is_dir():
@@ -128,13 +139,20 @@ def load(root: Path, kb: KnowledgeBase | None = None) -> Index:
         entry_ids = list(manifest["entry_ids"])
         pos = {e: i for i, e in enumerate(entry_ids)}
         chunk_entry = np.array([pos[c.entry_id] for c in chunks], dtype=np.int32)
-        faiss_index = dense.load_faiss(version / "dense.faiss")
         lexical = BM25.load(version)
     except Exception as exc:  # any decoding failure means the index is unusable
         raise IndexError_(f"index files unreadable: {exc}") from None
-    if faiss_index.ntotal != len(chunks) or lexical.n_docs != len(entry_ids):
+    if len(chunks) != manifest.get("chunk_count") or lexical.n_docs != len(entry_ids):
         raise IndexError_("index files disagree with the manifest")
-    return Index(version, manifest, chunks, chunk_entry, entry_ids, faiss_index, lexical)
+    index = Index(version, manifest, chunks, chunk_entry, entry_ids, lexical)
+    if eager:
+        try:
+            index.faiss_index
+        except IndexError_:
+            raise
+        except Exception as exc:
+            raise IndexError_(f"dense.faiss unreadable: {exc}") from None
+    return index
 
 
 def _previous_vectors(root: Path) -> dict[str, np.ndarray]:

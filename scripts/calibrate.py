@@ -10,7 +10,9 @@ must not) plus tests/fixtures/kb/out_of_scope.yaml (inputs nothing should match)
 1. Fusion weights: for each candidate `dense_floor`, the channel weights that maximize the mean
    log-softmax of the right entry over all entries (a listwise ranking loss: smooth, rewards
    margins); w_sig is then raised to w_dense + w_lex if it is lower (signature matches weigh most:
-   a decisive signature outweighs the other two channels together) and all are scaled so w_sig = 1. The floor kept is the one with the best hit@1
+   a decisive signature outweighs the other two channels together) and all are scaled so w_sig = 1;
+   the scale factor is kept as `rank_scale` (the softmax temperature that gives runner-ups their
+   odds against the top result). The floor kept is the one with the best hit@1
    plus near-miss avoidance on the training inputs (ties: MRR).
 2. Confidence: logistic regression of "the top result is right" on the top result's features
    (signature, lexical and dense evidence, margin over the runner-up, domain vocabulary, a GPU
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +80,45 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 
     return w
 
 
+def fit_confidence(rows, params: dict, names: list[str]):
+    """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
+    feats, labels, groups = [], [], []
+    for q, r in rows:
+        ranked = fuse(r.evidence, params)
+        top = ranked[0]
+        margin = top.score - (ranked[1].score if len(ranked) > 1 else 0.0)
+        if q.not_topic is not None:
+            if top.entry_id != q.not_topic:
+                continue  # nothing known about the right answer of a near miss
+            label = 0
+        else:
+            label = int(q.topic != OOS and top.entry_id == q.topic)
+        f = features(top, margin, r, params)
+        feats.append([f[name] for name in names])
+        labels.append(label)
+        groups.append("in" if q.not_topic is None and q.topic != OOS
+                      else "oos" if q.not_topic is None else "near")
+    x, y = np.array(feats), np.array(labels, dtype=float)
+    w = fit_logistic(x, y)
+    conf = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
+    print(f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
+          + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
+          + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
+    # Threshold on the inputs that should be answered (in-scope) vs refused (out-of-scope).
+    in_conf = np.array([c for c, g in zip(conf, groups) if g == "in"])
+    oos_conf = np.array([c for c, g in zip(conf, groups) if g == "oos"])
+    cands = np.unique(np.r_[in_conf, oos_conf])
+    mids = (cands[:-1] + cands[1:]) / 2
+    j = np.array([(in_conf >= t).mean() + (oos_conf < t).mean() for t in mids])
+    best = mids[np.isclose(j, j.max())]
+    best_t = float((best.min() + best.max()) / 2)  # the middle of the best range: widest margins
+    fa = float((in_conf < best_t).mean())
+    oa = float((oos_conf < best_t).mean()) if len(oos_conf) else float("nan")
+    print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  out-of-scope abstention={oa:.3f}")
+    coef = {"bias": round(float(w[0]), 4), **{n: round(float(c), 4) for n, c in zip(names, w[1:])}}
+    return coef, round(best_t, 4), fa, oa
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
@@ -122,49 +164,21 @@ def main() -> int:
               f"near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
         if best is None or key > best[0]:
             best = (key, {"weights": {"sig": 1.0, "dense": round(wd, 4), "lex": round(wl, 4)},
-                          "dense_floor": floor})
+                          "dense_floor": floor, "rank_scale": round(float(w_sig), 4)})
     (objective, mrr), params = best
     print(f"fusion: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  MRR={mrr:.3f}")
 
-    feats, labels, groups = [], [], []
-    for q, r in ins + oos + nms:
-        ranked = fuse(r.evidence, params)
-        top = ranked[0]
-        margin = top.score - (ranked[1].score if len(ranked) > 1 else 0.0)
-        if q.not_topic is not None:
-            if top.entry_id != q.not_topic:
-                continue  # nothing known about the right answer of a near miss
-            label = 0
-        else:
-            label = int(q.topic != OOS and top.entry_id == q.topic)
-        f = features(top, margin, r, params)
-        feats.append([f[name] for name in FEATURES])
-        labels.append(label)
-        groups.append("in" if q.not_topic is None and q.topic != OOS
-                      else "oos" if q.not_topic is None else "near")
-    x, y = np.array(feats), np.array(labels, dtype=float)
-    w = fit_logistic(x, y)
-    conf = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
-    print("confidence: bias=%.3f " % w[0] + " ".join(f"{n}={c:.3f}" for n, c in zip(FEATURES, w[1:]))
-          + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
-
-    # Threshold on the inputs that should be answered (in-scope) vs refused (out-of-scope).
-    in_conf = np.array([c for c, g in zip(conf, groups) if g == "in"])
-    oos_conf = np.array([c for c, g in zip(conf, groups) if g == "oos"])
-    cands = np.unique(np.r_[in_conf, oos_conf])
-    mids = (cands[:-1] + cands[1:]) / 2
-    j = np.array([(in_conf >= t).mean() + (oos_conf < t).mean() for t in mids])
-    best = mids[np.isclose(j, j.max())]
-    best_t = float((best.min() + best.max()) / 2)  # the middle of the best range: widest margins
-    fa = float((in_conf < best_t).mean())
-    oa = float((oos_conf < best_t).mean()) if len(oos_conf) else float("nan")
-    print(f"threshold: {best_t:.4f}  false abstention={fa:.3f}  out-of-scope abstention={oa:.3f}")
+    full, full_t, fa, oa = fit_confidence(ins + oos + nms, params, FEATURES)
+    # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
+    no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0) for e, ev in r.evidence.items()},
+                            used_dense=False)) for q, r in ins + oos + nms]
+    fast, fast_t, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"])
 
     result = {
         "weights": params["weights"], "dense_floor": params["dense_floor"],
-        "confidence": {"bias": round(float(w[0]), 4),
-                       **{n: round(float(c), 4) for n, c in zip(FEATURES, w[1:])}},
-        "threshold": round(float(best_t), 4),
+        "rank_scale": params["rank_scale"],
+        "confidence": full, "threshold": full_t,
+        "confidence_nodense": fast, "threshold_nodense": fast_t,
         "fitted_on": f"tests/fixtures/kb: {len(ins)} in-scope, {len(oos)} out-of-scope, "
                      f"{len(nms)} near misses",
         "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),

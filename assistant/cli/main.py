@@ -138,7 +138,7 @@ def cmd_ask(args) -> int:
         raw = args.text
     if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):
         raise UsageError("the input is empty: paste an error, a log, or describe the problem")
-    answer = engine.ask(raw, lang=_lang(args), top_k=args.top)
+    answer = engine.ask(raw, lang=_lang(args), top_k=args.top, dense_mode="auto")
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False))
     else:
