@@ -16,7 +16,7 @@ from . import decide, paths, store
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
 from .retrieval.fusion import Evidence, Scored, fuse
-from .retrieval.signatures import match_signatures
+from .retrieval.signatures import SignatureMatcher
 from .text.normalize import normalize
 from .text.domain import domain_terms, other_accelerator
 from .text.parse import Facts, parse
@@ -106,7 +106,8 @@ class Engine:
         self.embedder = embedder or dense.Embedder()
         self.params = params or decide.load_params()
         self._index: store.Index | None = None
-        self._lock = threading.Lock()
+        self._matchers: dict[str, SignatureMatcher] = {}
+        self._lock = threading.RLock()
         self.last_build: store.BuildReport | None = None
         self.rebuild_reason: str | None = None
 
@@ -168,15 +169,20 @@ class Engine:
         else:
             lines = [k["text"] for k in facts.key_lines]
             numbers = [k["line"] for k in facts.key_lines]
-        entries = self.kb.entries
-        for hit in match_signatures(entries, lines):
+        for hit in self._matcher("signatures").match(lines):
             if (ev := evidence.get(hit.entry_id)) is not None:
                 ev.signature_hits.append((hit, numbers[hit.line_no]))
                 ev.sig = max(ev.sig, hit.weight)
-        for hit in match_signatures(entries, lines, field="excludes"):
+        for hit in self._matcher("excludes").match(lines):
             if (ev := evidence.get(hit.entry_id)) is not None and hit.weight > ev.exclude:
                 ev.exclude = hit.weight
                 ev.exclude_hits.append((hit, numbers[hit.line_no]))
+
+    def _matcher(self, field: str) -> SignatureMatcher:
+        with self._lock:
+            if field not in self._matchers:
+                self._matchers[field] = SignatureMatcher(self.kb.entries, field)
+            return self._matchers[field]
 
     @staticmethod
     def _lexical(index: store.Index, query: str, evidence: dict[str, Evidence]) -> None:

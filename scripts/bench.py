@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Benchmark what a person feels, with the project's own code, the real model and real FAISS.
+
+    python scripts/bench.py [--json OUT] [--sizes 1000,10000,100000] [--runs 3] [--quick]
+
+Prints a table and writes JSON (default: bench.json). Every figure is the median of `--runs`
+runs; figures that compare two things are taken in the same run and reported as ratios.
+
+Sections
+  startup   fresh processes: time until the TUI is usable, until the model is ready, one-shot
+            `tpu-assist ask` (signatures decisive: no model; and a symptom: model needed), and
+            `import torch` for comparison
+  query     warm latency p50/p95 over the labelled queries, whole pipeline and per stage
+  build     index build of the real knowledge base (everything embedded), an incremental rebuild
+            after one entry changed, and peak memory of a process that has answered a query
+  scale     synthetic knowledge bases of N chunks made from the real entries (see `synthetic_kb`):
+            build time, size on disk, whole-pipeline query p50/p95, memory, and recall@10 of the
+            index in use against exact search, for the flat (exact) and the HNSW index
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from assistant import paths, store  # noqa: E402
+from assistant.engine import Engine  # noqa: E402
+from assistant.evaluation import load_fixtures, load_jsonl  # noqa: E402
+from assistant.kb import KnowledgeBase, load_knowledge  # noqa: E402
+from assistant.kb.loader import LoadedEntry  # noqa: E402
+from assistant.retrieval import dense  # noqa: E402
+from assistant.retrieval.chunks import Chunk, entry_chunks, lexical_document  # noqa: E402
+from assistant.retrieval.lexical import BM25  # noqa: E402
+
+DEV = ROOT.parent / "shared" / "eval" / "dev_queries.jsonl"
+EXACT_OP = "NotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices compatible with node"
+SYMPTOM = "my training on the TPU got slow and the profiler shows low MXU utilization"
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values), q)) if values else float("nan")
+
+
+def median(values: list[float]) -> float:
+    return float(statistics.median(values))
+
+
+def child_env(index_dir: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    if index_dir is not None:
+        env["TPU_ASSIST_INDEX_DIR"] = str(index_dir)
+    env["TPU_ASSIST_USER_KB"] = str(ROOT / "tests" / "fixtures" / "no-user-kb")
+    return env
+
+
+def timed_process(args: list[str], env: dict, runs: int, until: str | None = None) -> float:
+    """Median wall time of a fresh process; with `until`, the time until it prints that line."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL, text=True)
+        if until:
+            for line in p.stdout:
+                if line.strip() == until:
+                    times.append(time.perf_counter() - t0)
+                    break
+            p.kill()
+            p.wait()
+        else:
+            p.communicate()
+            times.append(time.perf_counter() - t0)
+    return median(times)
+
+
+TUI_PROBE = """
+import asyncio, sys
+from assistant.tui.app import make_app
+async def main():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        print("USABLE", flush=True)
+        sys.stdout.flush()
+asyncio.run(main())
+"""
+
+MODEL_PROBE = """
+from assistant.engine import Engine
+Engine().warm_up()
+print("READY", flush=True)
+"""
+
+MEMORY_PROBE = """
+import json, resource, sys
+from assistant.engine import Engine
+e = Engine(); e.warm_up(); e.ask(sys.argv[1])
+print(json.dumps({"maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def bench_startup(runs: int) -> dict:
+    env = child_env()
+    py = sys.executable
+    out = {
+        "import_torch_s": timed_process([py, "-c", "import torch"], env, runs),
+        "ask_signature_s": timed_process([py, "-m", "assistant", "ask", "--json", EXACT_OP], env, runs),
+        "ask_symptom_s": timed_process([py, "-m", "assistant", "ask", "--json", SYMPTOM], env, runs),
+        "model_ready_s": timed_process([py, "-c", MODEL_PROBE], env, runs, until="READY"),
+    }
+    try:
+        import assistant.tui.app  # noqa: F401
+
+        out["tui_usable_s"] = timed_process([py, "-c", TUI_PROBE], env, runs, until="USABLE")
+    except ImportError:
+        out["tui_usable_s"] = None
+    out["ask_signature_vs_import_torch"] = out["ask_signature_s"] / out["import_torch_s"]
+    return out
+
+
+def queries() -> list[str]:
+    if DEV.is_file():
+        return [q.query for q in load_jsonl(DEV)]
+    matches, _ = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
+    return [q.query for q in matches]
+
+
+def latency(engine: Engine, texts: list[str], runs: int) -> dict:
+    """p50/p95 per stage and for the whole pipeline; medians over `runs` rounds."""
+    rounds: list[dict[str, tuple[float, float]]] = []
+    for _ in range(runs):
+        per_stage: dict[str, list[float]] = {}
+        for text in texts:
+            t: dict[str, float] = {}
+            t0 = time.perf_counter()
+            engine.ask(text, timings=t)
+            t["total"] = time.perf_counter() - t0
+            for k, v in t.items():
+                per_stage.setdefault(k, []).append(v * 1000)
+        rounds.append({k: (pct(v, 50), pct(v, 95)) for k, v in per_stage.items()})
+    stages = rounds[0].keys()
+    return {k: {"p50_ms": median([r[k][0] for r in rounds]), "p95_ms": median([r[k][1] for r in rounds])}
+            for k in stages}
+
+
+def bench_query(runs: int) -> dict:
+    engine = Engine(user_dirs=[])
+    engine.warm_up()
+    texts = queries()
+    for text in texts[:5]:
+        engine.ask(text)  # warm caches
+    return {"n_queries": len(texts), **latency(engine, texts, runs)}
+
+
+def bench_build(runs: int) -> dict:
+    kb = load_knowledge(user_dirs=[])
+    embedder = dense.Embedder()
+    embedder.load()
+    full, incremental, embedded = [], [], []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "index"
+            full.append(store.build(root, kb, embedder).seconds)
+            kdir = Path(tmp) / "kb"
+            shutil.copytree(paths.builtin_knowledge_dir(), kdir)
+            f = kdir / "hbm-oom.yaml"
+            f.write_text(f.read_text().replace("my batch does not fit in TPU memory",
+                                               "my batch no longer fits in the TPU memory"))
+            report = store.build(root, load_knowledge(builtin=kdir, user_dirs=[]), embedder)
+            incremental.append(report.seconds)
+            embedded.append(report.embedded)
+    mem = subprocess.run([sys.executable, "-c", MEMORY_PROBE, SYMPTOM], env=child_env(), cwd=ROOT,
+                         capture_output=True, text=True)
+    maxrss = json.loads(mem.stdout.strip().splitlines()[-1])["maxrss_mb"] if mem.returncode == 0 else None
+    chunks = sum(len(entry_chunks(le.entry)) for le in kb.entries)
+    return {"entries": len(kb), "chunks": chunks, "full_build_s": median(full),
+            "incremental_build_s": median(incremental), "incremental_embedded": max(embedded),
+            "incremental_vs_full": median(incremental) / median(full),
+            "peak_memory_after_query_mb": maxrss}
+
+
+# -- scale ----------------------------------------------------------------------------------------
+
+
+def synthetic_kb(kb: KnowledgeBase, n_chunks: int, seed: int = 0) -> KnowledgeBase:
+    """Copies of the real entries with variations, until the KB holds about `n_chunks` chunks.
+
+    Each copy gets a new id, its symptoms reordered and thinned, a distinct team word in its title,
+    and signatures that carry the same suffix, so they behave like a team's own runbooks: similar
+    in vocabulary, never identical. Deterministic for a given seed.
+    """
+    rng = random.Random(seed)
+    base = [le.entry for le in kb.entries]
+    per_entry = sum(len(entry_chunks(e)) for e in base) / len(base)
+    copies = max(1, round(n_chunks / per_entry))
+    out: list[LoadedEntry] = []
+    for k in range(copies):
+        src = base[k % len(base)]
+        team = f"team{k}"
+        sym = {lang: rng.sample(src.symptoms.get(lang), max(1, len(src.symptoms.get(lang)) - rng.randint(0, 2)))
+               for lang in ("en", "pt")}
+        entry = src.model_copy(update={
+            "id": f"{src.id}-{team}",
+            "title": src.title.model_copy(update={"en": f"{src.title.en} ({team})", "pt": f"{src.title.pt} ({team})"}),
+            "symptoms": src.symptoms.model_copy(update=sym),
+            "signatures": [s.model_copy(update={"id": f"{s.id}-{team}", "kind": "literal",
+                                                "pattern": f"{team}-runbook-{s.id}", "captures": {}})
+                           for s in src.signatures],
+            "related": [],
+        })
+        out.append(LoadedEntry(entry, Path(f"/synthetic/{entry.id}.yaml"), "user", f"syn{k}"))
+    return KnowledgeBase(out)
+
+
+def synthetic_vectors(chunks: list[Chunk], real: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """Vectors for the synthetic chunks: the real embedding of the chunk they were made from (or of
+    its title for edited texts), moved by a small random direction and re-normalized. Embedding
+    100k texts with MiniLM on 2 CPU cores would take the better part of an hour; the index does
+    not care where its vectors came from, only how they are spread, and these keep the real ones'
+    clusters."""
+    vecs = np.zeros((len(chunks), dense.DIM), dtype=np.float32)
+    fallback = np.stack(list(real.values()))
+    for i, c in enumerate(chunks):
+        v = real.get(c.text)
+        if v is None:
+            v = fallback[zlib.crc32(c.text.encode()) % len(fallback)]
+        noise = rng.normal(0, 0.35 / np.sqrt(dense.DIM), dense.DIM).astype(np.float32)
+        w = v + noise
+        vecs[i] = w / np.linalg.norm(w)
+    return vecs
+
+
+def dir_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+
+
+def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
+    kb = base_engine.kb
+    real_index = base_engine.index()
+    real = {c.text: v for c, v in zip(real_index.chunks, real_index.vectors())}
+    texts = queries()
+    qvecs = base_engine.embedder.encode([t[:2000] for t in texts])
+    rows = []
+    for n in sizes:
+        rng = np.random.default_rng(n)
+        skb = synthetic_kb(kb, n)
+        entries = [le.entry for le in skb.entries]
+        chunks = [c for e in entries for c in entry_chunks(e)]
+        vecs = synthetic_vectors(chunks, real, rng)
+        rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        t0 = time.perf_counter()
+        lexical = BM25.build([lexical_document(e) for e in entries])
+        t_lex = time.perf_counter() - t0
+        exact = dense.build_faiss(vecs, "flat")
+        _, truth = dense.search(exact, qvecs, 10)
+        for kind in ("flat", "hnsw"):
+            t0 = time.perf_counter()
+            index = dense.build_faiss(vecs, kind)
+            t_build = time.perf_counter() - t0
+            with tempfile.TemporaryDirectory() as tmp:
+                d = Path(tmp)
+                dense.save_faiss(index, d / "dense.faiss")
+                lexical.save(d)
+                np.save(d / "vectors.npy", vecs)
+                size = dir_size(d)
+            _, got = dense.search(index, qvecs, 10)
+            recall = float(np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth)]))
+            ids = [e.id for e in entries]
+            pos = {e: i for i, e in enumerate(ids)}
+            idx = store.Index(Path("/synthetic"), {"kb_hash": "", "entry_ids": ids}, chunks,
+                              np.array([pos[c.entry_id] for c in chunks], dtype=np.int32), ids, lexical, index)
+            eng = Engine(kb=skb, embedder=base_engine.embedder, params=base_engine.params)
+            eng._index = idx
+            lat = latency(eng, texts, runs)
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            rows.append({"chunks": len(chunks), "entries": len(entries), "index": kind,
+                         "build_s": t_build + t_lex, "disk_mb": size / 2**20,
+                         "query_p50_ms": lat["total"]["p50_ms"], "query_p95_ms": lat["total"]["p95_ms"],
+                         "faiss_p50_ms": lat.get("faiss", {}).get("p50_ms"),
+                         "signatures_p50_ms": lat.get("signatures", {}).get("p50_ms"),
+                         "lexical_p50_ms": lat.get("lexical", {}).get("p50_ms"),
+                         "recall_at_10": recall, "peak_rss_mb": max(rss, rss0) / 1024})
+            del index, eng
+    return rows
+
+
+def print_table(res: dict) -> None:
+    s, q, b = res["startup"], res["query"], res["build"]
+    print(f"\nmachine: {res['machine']}")
+    print("\nstartup (fresh process, median)")
+    for k, v in s.items():
+        print(f"  {k:34} {'n/a' if v is None else (f'{v:.3f}' if 'vs' in k else f'{v:.2f} s')}")
+    print(f"\nwarm query latency over {q['n_queries']} queries (ms)")
+    print(f"  {'stage':12} {'p50':>8} {'p95':>8}")
+    for k, v in q.items():
+        if isinstance(v, dict):
+            print(f"  {k:12} {v['p50_ms']:8.2f} {v['p95_ms']:8.2f}")
+    print(f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: full {b['full_build_s']:.1f} s, "
+          f"incremental {b['incremental_build_s']:.2f} s ({b['incremental_embedded']} chunk re-embedded, "
+          f"{b['incremental_vs_full']:.2f}x of full); peak memory after a query "
+          f"{b['peak_memory_after_query_mb'] or float('nan'):.0f} MB")
+    print("\nscale (synthetic knowledge bases)")
+    print(f"  {'chunks':>7} {'entries':>7} {'index':>5} {'build s':>8} {'disk MB':>8} {'p50 ms':>7} "
+          f"{'p95 ms':>7} {'faiss':>6} {'sigs':>6} {'lex':>6} {'rec@10':>6} {'RSS MB':>7}")
+    for r in res["scale"]:
+        print(f"  {r['chunks']:7d} {r['entries']:7d} {r['index']:>5} {r['build_s']:8.2f} {r['disk_mb']:8.1f} "
+              f"{r['query_p50_ms']:7.1f} {r['query_p95_ms']:7.1f} {r['faiss_p50_ms'] or 0:6.2f} "
+              f"{r['signatures_p50_ms'] or 0:6.2f} {r['lexical_p50_ms'] or 0:6.2f} {r['recall_at_10']:6.3f} "
+              f"{r['peak_rss_mb']:7.0f}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", type=Path, default=ROOT / "bench.json")
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="one run, sizes 1000 and 10000")
+    args = ap.parse_args()
+    runs = 1 if args.quick else args.runs
+    sizes = [1000, 10000] if args.quick else [int(x) for x in args.sizes.split(",")]
+    t0 = time.perf_counter()
+    base = Engine(user_dirs=[])
+    base.warm_up()
+    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+                      f"faiss {__import__('faiss').__version__}",
+           "runs": runs}
+    res["startup"] = bench_startup(runs)
+    res["query"] = bench_query(runs)
+    res["build"] = bench_build(min(runs, 2))
+    res["scale"] = bench_scale(sizes, min(runs, 2), base)
+    res["seconds"] = time.perf_counter() - t0
+    print_table(res)
+    print(f"\nbench took {res['seconds']:.0f} s; JSON in {args.json}")
+    args.json.write_text(json.dumps(res, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
