@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 
     return w
 
 
-def fit_confidence(rows, params: dict, names: list[str]):
+def fit_confidence(rows, params: dict, names: list[str], verbose: bool = True):
     """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
     feats, labels, groups = [], [], []
     for q, r in rows:
@@ -101,9 +102,10 @@ def fit_confidence(rows, params: dict, names: list[str]):
     x, y = np.array(feats), np.array(labels, dtype=float)
     w = fit_logistic(x, y)
     conf = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
-    print(f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
-          + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
-          + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
+    if verbose:
+        print(f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
+              + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
+              + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
     # Threshold on the inputs that should be answered (in-scope) vs refused (out-of-scope).
     in_conf = np.array([c for c, g in zip(conf, groups) if g == "in"])
     oos_conf = np.array([c for c, g in zip(conf, groups) if g == "oos"])
@@ -114,25 +116,15 @@ def fit_confidence(rows, params: dict, names: list[str]):
     best_t = float((best.min() + best.max()) / 2)  # the middle of the best range: widest margins
     fa = float((in_conf < best_t).mean())
     oa = float((oos_conf < best_t).mean()) if len(oos_conf) else float("nan")
-    print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  out-of-scope abstention={oa:.3f}")
+    if verbose:
+        print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  "
+              f"out-of-scope abstention={oa:.3f}")
     coef = {"bias": round(float(w[0]), 4), **{n: round(float(c), 4) for n, c in zip(names, w[1:])}}
     return coef, round(best_t, 4), fa, oa
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
-    args = ap.parse_args()
-    matches, near = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
-    engine = Engine(user_dirs=[])
-    engine.warm_up()
-    data = [(q, engine.retrieve(q.query)) for q in matches + near]
-    ins = [(q, r) for q, r in data if q.topic != OOS and q.not_topic is None]
-    oos = [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None]
-    nms = [(q, r) for q, r in data if q.not_topic is not None]
-    print(f"training inputs: {len(ins)} in-scope, {len(oos)} out-of-scope, {len(nms)} near misses")
-
-    ids = engine.index().entry_ids
+def fit(ins, oos, nms, ids: list[str], verbose: bool = True) -> dict:
+    """Fusion weights, both confidence models and thresholds from retrieved labelled inputs."""
     col = {eid: j for j, eid in enumerate(ids)}
 
     def matrix(rows, attr):
@@ -160,31 +152,82 @@ def main() -> int:
         hit, mrr = float((rank == 1).mean()), float((1 / rank).mean())
         nm_ok = float((fused(nms, wd, wl, floor).argmax(axis=1) != nm_target).mean()) if nms else 0.0
         key = (round(hit + nm_ok, 6), round(mrr, 6))
-        print(f"  floor={floor:.2f}: w_dense={wd:.3f} w_lex={wl:.3f} hit@1={hit:.3f} "
-              f"near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
+        if verbose:
+            print(f"  floor={floor:.2f}: w_dense={wd:.3f} w_lex={wl:.3f} hit@1={hit:.3f} "
+                  f"near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
         if best is None or key > best[0]:
             best = (key, {"weights": {"sig": 1.0, "dense": round(wd, 4), "lex": round(wl, 4)},
                           "dense_floor": floor, "rank_scale": round(float(w_sig), 4)})
     (objective, mrr), params = best
-    print(f"fusion: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  MRR={mrr:.3f}")
-
-    full, full_t, fa, oa = fit_confidence(ins + oos + nms, params, FEATURES)
+    if verbose:
+        print(f"fusion: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
+              f"MRR={mrr:.3f}")
+    rows = ins + oos + nms
+    full, full_t, fa, oa = fit_confidence(rows, params, FEATURES, verbose)
     # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
     no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0) for e, ev in r.evidence.items()},
-                            used_dense=False)) for q, r in ins + oos + nms]
-    fast, fast_t, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"])
+                            used_dense=False)) for q, r in rows]
+    fast, fast_t, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"],
+                                        verbose)
+    return {**params, "confidence": full, "threshold": full_t,
+            "confidence_nodense": fast, "threshold_nodense": fast_t,
+            "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
+                                 "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)}}
 
-    result = {
-        "weights": params["weights"], "dense_floor": params["dense_floor"],
-        "rank_scale": params["rank_scale"],
-        "confidence": full, "threshold": full_t,
-        "confidence_nodense": fast, "threshold_nodense": fast_t,
-        "fitted_on": f"tests/fixtures/kb: {len(ins)} in-scope, {len(oos)} out-of-scope, "
-                     f"{len(nms)} near misses",
-        "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
-                             "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)},
-        "how": "python scripts/calibrate.py --write",
-    }
+
+def cross_validate(ins, oos, nms, ids: list[str], folds: int, kb) -> dict:
+    """k-fold estimate of how the fitted model does on inputs it was not fitted on."""
+
+    def fold_of(q) -> int:
+        return zlib.crc32(q.id.encode()) % folds
+
+    hits = answered_right = n_in = abst_in = n_oos = abst_oos = nm_ok = n_nm = 0
+    decider = Engine(kb=kb)  # only `decide` is used: nothing is loaded
+    for k in range(folds):
+        train = [[row for row in part if fold_of(row[0]) != k] for part in (ins, oos, nms)]
+        test = [[row for row in part if fold_of(row[0]) == k] for part in (ins, oos, nms)]
+        params = fit(*train, ids, verbose=False)
+        for q, r in test[0]:
+            a = decider.decide(r, params=params)
+            n_in += 1
+            hits += a.results[0].id == q.topic
+            abst_in += a.abstained
+            answered_right += (not a.abstained) and a.results[0].id == q.topic
+        for q, r in test[1]:
+            n_oos += 1
+            abst_oos += decider.decide(r, params=params).abstained
+        for q, r in test[2]:
+            a = decider.decide(r, params=params)
+            n_nm += 1
+            nm_ok += a.abstained or a.results[0].id != q.not_topic
+    return {"folds": folds, "hit1": round(hits / n_in, 4),
+            "false_abstention": round(abst_in / n_in, 4),
+            "oos_abstention": round(abst_oos / n_oos, 4) if n_oos else None,
+            "near_miss_avoided": round(nm_ok / n_nm, 4) if n_nm else None}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
+    ap.add_argument("--cv", type=int, default=5, metavar="K",
+                    help="also report a K-fold cross-validated estimate (0: skip)")
+    args = ap.parse_args()
+    matches, near = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
+    engine = Engine(user_dirs=[])
+    engine.warm_up()
+    data = [(q, engine.retrieve(q.query)) for q in matches + near]
+    ins = [(q, r) for q, r in data if q.topic != OOS and q.not_topic is None]
+    oos = [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None]
+    nms = [(q, r) for q, r in data if q.not_topic is not None]
+    print(f"training inputs: {len(ins)} in-scope, {len(oos)} out-of-scope, {len(nms)} near misses")
+    ids = engine.index().entry_ids
+    result = fit(ins, oos, nms, ids)
+    result["fitted_on"] = (f"tests/fixtures/kb: {len(ins)} in-scope, {len(oos)} out-of-scope, "
+                           f"{len(nms)} near misses")
+    if args.cv:
+        result["cross_validation"] = cross_validate(ins, oos, nms, ids, args.cv, engine.kb)
+        print(f"{args.cv}-fold cross-validation: {result['cross_validation']}")
+    result["how"] = "python scripts/calibrate.py --write"
     if args.write:
         CALIBRATION.write_text(json.dumps(result, indent=2) + "\n")
         print(f"wrote {CALIBRATION}")
