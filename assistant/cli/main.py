@@ -54,6 +54,18 @@ def _parser() -> argparse.ArgumentParser:
     walk.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
     walk.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
 
+    hist = sub.add_parser("history", help="saved sessions of the interactive assistant")
+    hsub = hist.add_subparsers(dest="history_command", metavar="ACTION")
+    hlist = hsub.add_parser("list", help="list saved sessions, newest first")
+    hlist.add_argument("--json", action="store_true")
+    hexp = hsub.add_parser("export", help="write a session as Markdown")
+    hexp.add_argument("session", help="session id (or a unique prefix), or 1 for the newest")
+    hexp.add_argument("-o", "--output", type=Path, default=None,
+                      help="file to write (default: standard output)")
+    hexp.add_argument("--redact", action="store_true",
+                      help="replace project ids, IPs, emails, buckets and home paths")
+    hexp.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
+
     kb = sub.add_parser("kb", help="knowledge base: validate, build, list")
     kbsub = kb.add_subparsers(dest="kb_command", metavar="ACTION")
     val = kbsub.add_parser("validate", help="check knowledge files (schema and lint)")
@@ -222,13 +234,48 @@ def cmd_kb(args) -> int:
     raise UsageError("kb needs an action: validate, build or list")
 
 
+def cmd_history(args) -> int:
+    from .. import export, history
+
+    sessions, warnings = history.list_sessions()
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if args.history_command == "list":
+        if args.json:
+            print(json.dumps([{"id": s.id, "title": s.title, "created": s.created,
+                               "updated": s.updated, "turns": len(s.turns)} for s in sessions],
+                             ensure_ascii=False))
+        else:
+            for n, s in enumerate(sessions, start=1):
+                print(f"{n:3}. {s.id}  {s.updated[:16].replace('T', ' ')}  {s.title}")
+        return EXIT_OK
+    if args.history_command == "export":
+        key = args.session
+        if key.isdigit() and 0 < int(key) <= len(sessions):
+            chosen = [sessions[int(key) - 1]]
+        else:
+            chosen = [s for s in sessions if s.id.startswith(key)]
+        if len(chosen) != 1:
+            raise UsageError(f"{'no' if not chosen else 'more than one'} session matches {key!r} "
+                             "(see: tpu-assist history list)")
+        lang = _lang(args) or chosen[0].lang or "en"
+        if args.output:
+            path = export.export_session(chosen[0], args.output, lang, redact=args.redact)
+            print(f"wrote {path}")
+        else:
+            sys.stdout.write(export.session_markdown(chosen[0], lang, redact=args.redact))
+        return EXIT_OK
+    raise UsageError("history needs an action: list or export")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         if args.command is None:
             return _run_tui(args, parser)
-        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb}[args.command]
+        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb,
+                   "history": cmd_history}[args.command]
         return handler(args)
     except UsageError as exc:
         print(f"tpu-assist: error: {exc}", file=sys.stderr)

@@ -13,6 +13,13 @@ from .problems import Problem
 from .schema import LANGS, Entry
 
 SUFFIXES = (".yaml", ".yml")
+# The safe loader, in C when PyYAML was built with libyaml (10x faster; same safe constructors).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def safe_load(text: str):
+    """`yaml.safe_load`, through the C implementation of the same safe loader when available."""
+    return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - SafeLoader/CSafeLoader only
 
 
 @dataclass(frozen=True)
@@ -104,7 +111,7 @@ def load_file(path: Path, source: str = "builtin") -> tuple[LoadedEntry | None, 
     except (OSError, UnicodeDecodeError) as exc:
         return None, [Problem(shown, "1", "E005", f"cannot read file: {exc}")]
     try:
-        raw = yaml.safe_load(text)
+        raw = safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = str(mark.line + 1) if mark is not None else "1"
