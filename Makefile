@@ -24,6 +24,8 @@ run: index
 	@$(BIN)/tpu-assist
 
 test: index
+	@command -v tmux >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq tmux; } >/dev/null 2>&1 \
+		|| echo "tmux could not be installed: the end-to-end terminal test will be skipped"
 	$(BIN)/python -m pytest
 
 eval: index
