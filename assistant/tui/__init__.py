@@ -1,0 +1,1 @@
+"""The interactive assistant (Textual). Only this package imports textual."""

@@ -1,0 +1,112 @@
+"""The tpu-assist TUI application. `make_app(...)` builds it for the CLI and for the tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import partial
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+
+from .. import history
+from .i18n import LANGS, locale_lang, t
+from .screens.main import MainScreen
+
+# Palette entries: (action, i18n key of the title, i18n key of the help)
+PALETTE = [
+    ("help", "key.help", "cmd.help"),
+    ("language", "key.language", "cmd.language"),
+    ("history", "key.history", "cmd.history"),
+    ("export", "key.export", "cmd.export"),
+    ("back", "key.back", "cmd.back"),
+    ("restart", "key.restart", "cmd.restart"),
+    ("copy", "key.copy", "cmd.copy"),
+    ("values", "key.values", "cmd.values"),
+    ("toggle", "key.toggle", "cmd.expand"),
+    ("new", "key.new", "cmd.new"),
+]
+
+
+class TpuAssistApp(App):
+    TITLE = "tpu-assist"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, engine=None, lang: str | None = None, history_dir: Path | None = None,
+                 user_dirs: list[Path] | None = None) -> None:
+        super().__init__()
+        self.engine = engine
+        self.lang = lang if lang in LANGS else locale_lang()
+        self.history_dir = Path(history_dir) if history_dir is not None else None
+        self.user_dirs = user_dirs
+        self.session = history.new_session(self.lang)
+        self._tmux_clipboard: bool | None = None
+
+    def get_engine(self):
+        """The engine, created on first use (called from the loading worker, off the UI thread)."""
+        if self.engine is None:
+            from ..engine import Engine
+
+            self.engine = Engine(user_dirs=self.user_dirs)
+        return self.engine
+
+    def on_mount(self) -> None:
+        self.push_screen(MainScreen())
+
+    # -- clipboard ---------------------------------------------------------------------------------
+
+    def tmux_clipboard(self) -> bool:
+        """Whether tmux passes OSC 52 from applications to the outer terminal."""
+        if self._tmux_clipboard is None:
+            try:
+                out = subprocess.run(["tmux", "show-options", "-gv", "set-clipboard"],
+                                     capture_output=True, text=True, timeout=2).stdout.strip()
+            except (OSError, subprocess.SubprocessError):
+                out = ""
+            self._tmux_clipboard = out == "on"
+        return self._tmux_clipboard
+
+    def copy_command(self, command: str) -> None:
+        """Copy with OSC 52, and say plainly when the terminal cannot receive it."""
+        if os.environ.get("TERM", "") == "dumb":
+            self.notify(t(self.lang, "copy.dumb"), severity="warning", markup=False, timeout=8)
+            return
+        self.copy_to_clipboard(command)
+        if os.environ.get("TMUX") and not self.tmux_clipboard():
+            self.notify(t(self.lang, "copy.tmux"), severity="warning", markup=False, timeout=10)
+        elif self.is_headless:
+            self.notify(t(self.lang, "copied"))
+        else:
+            self.notify(t(self.lang, "copy.sent"), timeout=4)
+
+    # -- command palette ---------------------------------------------------------------------------
+
+    def get_system_commands(self, screen):
+        yield from super().get_system_commands(screen)
+        if not isinstance(screen, MainScreen):
+            return
+        for action, title, help_key in PALETTE:
+            if screen.check_action(action, ()) is False:
+                continue
+            yield SystemCommand(t(self.lang, title), t(self.lang, help_key),
+                                partial(screen.run_action, action))
+        answer = screen.turn.answer if screen.turn is not None else None
+        for n, result in enumerate(answer.results[:3] if answer else [], start=1):
+            title = t(self.lang, "cmd.candidate", n=n) + f": {result.title}"
+            yield SystemCommand(title, result.id, partial(screen.run_action, f"candidate({n})"))
+
+
+def make_app(engine=None, lang: str | None = None, history_dir: Path | None = None,
+             user_dirs: list[Path] | None = None) -> TpuAssistApp:
+    """Build the app. `history_dir` holds `sessions/` (default: `paths.data_dir()`); `engine`
+    defaults to a new, lazily loaded Engine over the built-in and `user_dirs` knowledge."""
+    return TpuAssistApp(engine=engine, lang=lang, history_dir=history_dir, user_dirs=user_dirs)
+
+
+def run(lang: str | None = None, user_dirs: list[Path] | None = None) -> int:
+    app = make_app(lang=lang, user_dirs=user_dirs)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,191 @@
+"""Modal screens: help, history (reopen a session), export (Markdown file) and values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ... import history
+from ...placeholders import KNOWN, PlaceholderError, validate_value
+from ..i18n import t
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Static(t(self.lang, "help.title"), classes="dialog-title")
+            with VerticalScroll():
+                yield Markdown(t(self.lang, "help.body", data=str(history.sessions_dir())))
+            yield Button(t(self.lang, "close"), id="close")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+
+def _when(iso: str) -> str:
+    return iso.replace("T", " ")[:16]
+
+
+class HistoryScreen(ModalScreen[str | None]):
+    """Lists saved sessions (newest first); dismisses with the chosen session id."""
+
+    BINDINGS = [Binding("escape", "dismiss", "Close")]
+
+    def __init__(self, lang: str, base: Path | None = None) -> None:
+        super().__init__()
+        self.lang, self.base = lang, base
+        self.sessions, self.warnings = history.list_sessions(base)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog wide"):
+            yield Static(t(self.lang, "history.title"), classes="dialog-title")
+            for w in self.warnings:
+                yield Static(Text(t(self.lang, "history.corrupt", warning=w)), classes="warning")
+            if not self.sessions:
+                yield Static(t(self.lang, "history.empty"), classes="hint")
+            else:
+                options = []
+                for s in self.sessions:
+                    label = Text(_when(s.updated) + "  ", "bold")
+                    title = next((turn.titles.get(self.lang) for turn in s.turns
+                                  if turn.titles), None)
+                    if title:
+                        label.append(title + " — ")
+                    label.append(s.title or "…", "dim")
+                    options.append(Option(label, id=s.id))
+                yield OptionList(*options, id="sessions")
+            yield Static(t(self.lang, "history.help"), classes="hint")
+
+    def on_mount(self) -> None:
+        for w in self.warnings:
+            self.notify(t(self.lang, "history.corrupt", warning=w), severity="warning",
+                        markup=False, timeout=10)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss(self, result=None) -> None:
+        self.dismiss(None)
+
+
+class ExportScreen(ModalScreen[tuple[Path, bool] | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, lang: str, default: Path) -> None:
+        super().__init__()
+        self.lang, self.default = lang, default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog"):
+            yield Static(t(self.lang, "export.title"), classes="dialog-title")
+            yield Static(t(self.lang, "export.path"), classes="label")
+            yield Input(str(self.default), id="path")
+            yield Checkbox(t(self.lang, "export.redact"), value=False, id="redact")
+            with Horizontal(classes="buttons"):
+                yield Button(t(self.lang, "export.ok"), id="ok", variant="primary")
+                yield Button(t(self.lang, "cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    def _ok(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        if text:
+            self.dismiss((Path(text).expanduser(), self.query_one("#redact", Checkbox).value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._ok()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self._ok()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ValuesScreen(ModalScreen[dict[str, str] | None]):
+    """One input per value; refuses a value the command could not safely use."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, lang: str, names: list[str], current: dict[str, str],
+                 found: dict[str, str]) -> None:
+        super().__init__()
+        self.lang, self.names, self.current, self.found = lang, names, current, found
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog"):
+            yield Static(t(self.lang, "values.title"), classes="dialog-title")
+            yield Static(t(self.lang, "values.help"), classes="hint")
+            with VerticalScroll(id="value-list"):
+                for name in self.names:
+                    desc = KNOWN[name].description if name in KNOWN else ""
+                    yield Static(Text(name, "bold") + Text(f"  {desc}", "dim"), classes="label")
+                    yield Input(self.current.get(name, ""), id=f"v-{name}",
+                                placeholder=self.found.get(name, ""))
+                    yield Static("", id=f"e-{name}", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button(t(self.lang, "values.save"), id="ok", variant="primary")
+                yield Button(t(self.lang, "cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        self.query(Input).first().focus()
+
+    def _ok(self) -> None:
+        out: dict[str, str] = {}
+        bad = False
+        for name in self.names:
+            value = self.query_one(f"#v-{name}", Input).value.strip()
+            err = self.query_one(f"#e-{name}", Static)
+            try:
+                out[name] = validate_value(name, value) if value else ""
+                err.update("")
+            except PlaceholderError as exc:
+                err.update(Text("✗ " + str(exc)))
+                bad = True
+        if not bad:
+            self.dismiss(out)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._ok()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self._ok()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def value_names(walk_data: dict | None, found: dict[str, str], overrides: dict[str, str]) -> list[str]:
+    """The values worth editing: the usual three, those the fix still misses, those in use."""
+    names = ["tpu_name", "zone", "project"]
+    for name in (walk_data or {}).get("missing", []):
+        names.append(name)
+    for name in list(found) + list(overrides):
+        if name in KNOWN:
+            names.append(name)
+    return list(dict.fromkeys(names))
+
+
+def default_export_path(session_id: str) -> Path:
+    return Path.cwd() / f"tpu-assist-{session_id}.md"
+

@@ -1,0 +1,124 @@
+"""The match: the best entry with its confidence and why, the explanation, the other candidates
+and the values found in the text — or, when nothing convinces, a plain "no confident match"."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Collapsible, Markdown, Static
+
+from ...retrieval.chunks import plain
+from ..i18n import pct, t
+
+MAX_CANDIDATES = 3
+
+
+def confidence_class(conf: float) -> str:
+    return "conf-high" if conf >= 0.7 else "conf-mid" if conf >= 0.4 else "conf-low"
+
+
+class CandidateLink(Static):
+    """One candidate, one click (or Alt+N) away."""
+
+    class Chosen(Message):
+        def __init__(self, entry_id: str) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    def __init__(self, entry_id: str, label: Text, **kwargs) -> None:
+        super().__init__(label, **kwargs)
+        self.entry_id = entry_id
+
+    def on_click(self) -> None:
+        self.post_message(self.Chosen(self.entry_id))
+
+
+class AnswerView(Vertical):
+    """Attributes: `answer` (engine.Answer or None while searching), `kb`, `lang`, `entry_id`
+    (the entry being walked), `waiting` (the model is still loading)."""
+
+    def __init__(self, kb, lang: str, answer=None, entry_id: str | None = None,
+                 waiting: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.kb, self.lang, self.answer, self.entry_id, self.waiting = kb, lang, answer, entry_id, waiting
+
+    def _title(self, entry_id: str, fallback: str) -> str:
+        entry = self.kb.get(entry_id) if self.kb is not None else None
+        return entry.title.get(self.lang) if entry else fallback
+
+    def compose(self) -> ComposeResult:
+        a = self.answer
+        if a is None:
+            key = "answer.waiting" if self.waiting else "answer.searching"
+            yield Static(t(self.lang, key), classes="pending")
+            return
+        if not a.results:
+            yield Static(t(self.lang, "answer.empty"), classes="abstain")
+            return
+        if a.abstained:
+            yield Static(t(self.lang, "answer.none"), classes="abstain")
+            yield Static(t(self.lang, "answer.nearest"), classes="label")
+            yield from self._candidates(a.results[:MAX_CANDIDATES], start=1)
+            yield Static(t(self.lang, "answer.hint"), classes="hint")
+            if self.entry_id:
+                yield from self._chosen()
+            return
+        best = a.results[0]
+        head = Text()
+        head.append(self._title(best.id, best.title), "bold")
+        head.append(f"  [{best.id}]", "dim")
+        yield Static(t(self.lang, "answer.best"), classes="label")
+        yield Static(head, classes="title")
+        yield Static(Text(t(self.lang, "answer.confident", pct=pct(best.confidence))),
+                     classes=f"confidence {confidence_class(best.confidence)}")
+        if best.why:
+            why = Text()
+            for i, w in enumerate(best.why[:4]):
+                why.append(("\n" if i else "") + "• " + w)
+            yield Static(why, classes="why")
+        entry = self.kb.get(best.id) if self.kb is not None else None
+        if entry is not None:
+            yield Static(Text(plain(entry.summary.get(self.lang))), classes="summary")
+            with Collapsible(title=t(self.lang, "answer.explanation"), collapsed=True,
+                             classes="explanation"):
+                yield Markdown(entry.explanation.get(self.lang))
+        yield from self._values()
+        if a.notes and a.facts.truncated:
+            yield Static(t(self.lang, "answer.note_cut"), classes="hint")
+        if len(a.results) > 1:
+            yield Static(t(self.lang, "answer.others"), classes="label")
+            yield from self._candidates(a.results[1:MAX_CANDIDATES], start=2)
+        if self.entry_id and self.entry_id != best.id:
+            yield from self._chosen()
+
+    def _candidates(self, results, start: int) -> ComposeResult:
+        for n, r in enumerate(results, start=start):
+            label = Text()
+            label.append(f"alt+{n} ", "bold")
+            label.append(self._title(r.id, r.title))
+            label.append(f"  {pct(r.confidence)}", "dim")
+            classes = "candidate" + (" chosen" if r.id == self.entry_id else "")
+            yield CandidateLink(r.id, label, classes=classes)
+
+    def _chosen(self) -> ComposeResult:
+        text = Text(f"→ {t(self.lang, 'answer.chosen')}: ")
+        text.append(self._title(self.entry_id, self.entry_id), "bold")
+        yield Static(text, classes="chosen-line")
+
+    def _values(self) -> ComposeResult:
+        values = dict(self.answer.values)
+        if not values:
+            yield Static(t(self.lang, "answer.values_none"), classes="values dim")
+            return
+        text = Text()
+        text.append(t(self.lang, "answer.values") + ": ", "bold")
+        text.append("  ".join(f"{k}={v}" for k, v in values.items()))
+        text.append(f"   ({t(self.lang, 'answer.edit_values')})", "dim")
+        yield Static(text, classes="values")
+
+    async def update_view(self, **attrs) -> None:
+        for k, v in attrs.items():
+            setattr(self, k, v)
+        await self.recompose()

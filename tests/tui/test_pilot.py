@@ -1,0 +1,352 @@
+"""The TUI driven with Pilot at 80×24, against the real engine (loaded once per session)."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from textual import events
+
+from assistant.tui.screens.main import MainScreen
+from assistant.tui.widgets.answer import AnswerView
+from assistant.tui.widgets.message import UserMessage
+from assistant.tui.widgets.walkview import ChoiceList, CommandBlock, WalkView
+
+from .conftest import HBM_TRACE, GatedEngine, aio, settle
+
+SIZE = (80, 24)
+
+
+def text_of(app) -> str:
+    """Everything the active screen shows, as plain text."""
+    out = []
+    for w in app.screen.query("Static"):
+        r = w.render()
+        out.append(str(getattr(r, "plain", r)))
+    return "\n".join(out)
+
+
+
+async def paste(pilot, text: str) -> None:
+    pilot.app.screen.query_one("#prompt").post_message(events.Paste(text))
+    await pilot.pause()
+    await settle(pilot)
+
+
+async def type_and_send(pilot, text: str) -> None:
+    screen = pilot.app.screen
+    screen.prompt.focus()
+    screen.prompt.insert(text)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@aio
+async def test_paste_match_walk_fix_copy(make, hist_dir):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: MainScreen = app.screen
+        assert "ready" in text_of(app)
+        await paste(pilot, HBM_TRACE)
+        # one message, folded to its key lines
+        assert len(screen.query(UserMessage)) == 1
+        msg = screen.query_one(UserMessage)
+        assert msg.foldable and msg.key_lines
+        assert screen.turn.entry_id == "hbm-oom"
+        shown = text_of(app)
+        assert "Out of TPU memory (HBM)" in shown and "confident" in shown
+        assert "hbm_used=9.82G" in shown and "tpu_name=my-tpu" in shown
+        # generation: a choice, focused; the number key picks v3
+        assert isinstance(app.focused, ChoiceList)
+        await pilot.press("2")
+        await settle(pilot)
+        assert screen.turn.path == [("generation", "v3")]
+        # batch: a number typed in the message box; a bad number is refused inline
+        assert app.focused is screen.prompt
+        await type_and_send(pilot, "0")
+        assert "below the minimum" in text_of(app)
+        await type_and_send(pilot, "100")
+        shown = text_of(app)
+        assert "use 64 or 128" in shown and "8 / 16 per core" in shown
+        assert "generation = v3 › batch = 100" in shown
+        # padding: arrows + enter
+        assert isinstance(app.focused, ChoiceList)
+        await pilot.press("enter")  # first option: yes
+        await settle(pilot)
+        assert screen.turn.path[-1] == ("padding", "yes")
+        shown = text_of(app)
+        assert "Lower the batch size to a multiple of 64" in shown
+        assert "read-only" in shown and "GLOBAL_BATCH_SIZE = 64" in shown
+        assert "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b" in shown
+        # copy the selected command
+        assert isinstance(app.focused, CommandBlock)
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard.startswith("gcloud compute tpus tpu-vm describe my-tpu")
+        assert any("Copied" in str(n.message) for n in app._notifications)
+        # the session was saved
+        files = list((hist_dir / "sessions").glob("*.json"))
+        assert len(files) == 1
+        data = json.loads(files[0].read_text())
+        assert data["turns"][-1]["path"] == [["generation", "v3"], ["batch", "100"],
+                                              ["padding", "yes"]]
+        assert data["turns"][-1]["walk"]["en"]["kind"] == "fix"
+
+
+@aio
+async def test_back_and_restart(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await paste(pilot, HBM_TRACE)
+        await pilot.press("1")  # v2
+        await settle(pilot)
+        await type_and_send(pilot, "256")
+        assert [n for n, _ in screen.turn.path] == ["generation", "batch"]
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.turn.path == [("generation", "v2")]
+        assert "What is your current global batch size" in text_of(app)
+        await type_and_send(pilot, "128")
+        await pilot.press("f4")
+        await settle(pilot)
+        assert screen.turn.path == []
+        assert "Which TPU generation" in text_of(app)
+        assert screen.check_action("back", ()) is False
+
+
+@aio
+async def test_free_text_answers_a_choice_or_starts_a_query(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await paste(pilot, HBM_TRACE)
+        await type_and_send(pilot, "v3")  # an option value typed in the box
+        assert screen.turn.path == [("generation", "v3")]
+        await type_and_send(pilot, "lots")  # not a number at a number question: a new query
+        assert len(screen.query(UserMessage)) == 2
+        await type_and_send(pilot, "my ssh connection to the TPU VM keeps dropping")
+        assert len(screen.query(UserMessage)) == 3
+        assert screen.turn.entry_id != "hbm-oom"
+
+
+@aio
+async def test_abstention(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "what is a good recipe for banana bread")
+        screen = app.screen
+        assert screen.turn.answer.abstained
+        shown = text_of(app)
+        assert "No confident match" in shown and "Add the full error line" in shown
+        assert screen.turn.entry_id is None and not screen.query(ChoiceList)
+        # a nearest candidate is one keypress away
+        await pilot.press("alt+1")
+        await settle(pilot)
+        assert screen.turn.entry_id == screen.turn.answer.results[0].id
+        assert screen.query_one(WalkView).walk is not None
+
+
+@aio
+async def test_language_switch(make):
+    app = make("en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, HBM_TRACE)
+        assert "Which TPU generation" in text_of(app)
+        await pilot.press("f2")
+        await settle(pilot)
+        shown = text_of(app)
+        assert app.lang == "pt"
+        assert "Falta de memória na TPU" in shown and "Em qual geração de TPU" in shown
+        assert "pronto" in shown and "confiança" in shown
+        assert "assinatura" in shown  # the reasons were recomputed in Portuguese
+        await pilot.press("f2")
+        await settle(pilot)
+        assert "Which TPU generation" in text_of(app)
+
+
+@aio
+async def test_history_reopen(make, engine, hist_dir):
+    from assistant.tui.app import make_app
+
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, HBM_TRACE)
+        await pilot.press("2")
+        await settle(pilot)
+        first_id = app.session.id
+    app2 = make_app(engine=engine, lang="en", history_dir=hist_dir)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app2.screen
+        assert isinstance(screen, MainScreen)
+        assert app2.session.id == first_id
+        assert screen.turn.path == [("generation", "v3")]
+        assert "What is your current global batch size" in text_of(app2)
+        await type_and_send(pilot, "100")
+        assert screen.turn.path[-1] == ("batch", "100")
+
+
+@aio
+async def test_export_file(make, tmp_path):
+    app = make()
+    out = tmp_path / "out.md"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, HBM_TRACE)
+        for key in ("2",):
+            await pilot.press(key)
+            await settle(pilot)
+        await type_and_send(pilot, "100")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        field = app.screen.query_one("#path")
+        field.value = str(out)
+        await pilot.press("enter")
+        await pilot.pause()
+    md = out.read_text()
+    assert "hbm-oom" in md and "- batch: 100" in md and "```sh" in md
+    assert "gcloud compute tpus tpu-vm describe my-tpu" in md and "GLOBAL_BATCH_SIZE = 64" in md
+
+
+@aio
+async def test_markup_and_ansi_shown_literally(make):
+    app = make()
+    nasty = ("\x1b[31m[bold]ResourceExhaustedError[/bold]\x1b[0m: [link=http://x]hbm[/link] "
+             "Ran out of memory in memory space hbm [red]x\n") * 15
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, nasty)
+        msg = app.screen.query_one(UserMessage)
+        body = msg.query_one(".body").render()
+        plain = str(getattr(body, "plain", body))
+        assert "[bold]ResourceExhaustedError[/bold]" in plain and "[link=http://x]" in plain
+        assert "\x1b" not in plain
+        msg.action_toggle()
+        await pilot.pause()
+        body = msg.query_one(".body").render()
+        assert "\x1b" not in str(getattr(body, "plain", body))
+        assert app.screen.turn.entry_id == "hbm-oom"
+        # markup typed into the box is literal too
+        await type_and_send(pilot, "[b]ssh[/b] [link=x]fails[/link] \x1b[2J")
+        assert len(app.screen.query(UserMessage)) == 2
+
+
+@aio
+async def test_query_before_ready_waits_then_answers(engine, hist_dir):
+    from assistant.tui.app import make_app
+
+    gate = threading.Event()
+    gated = GatedEngine(engine, gate)
+    app = make_app(engine=gated, lang="en", history_dir=hist_dir)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert "loading model" in text_of(app)
+            screen.prompt.post_message(events.Paste(HBM_TRACE))
+            await pilot.pause()
+            await pilot.pause()
+            # sent, visibly waiting, not answered, UI responsive
+            assert len(screen.query(UserMessage)) == 1
+            assert "your question will be answered" in text_of(app)
+            assert "Waiting for the model" in text_of(app)
+            assert gated.asked == []
+            await pilot.press("f1")
+            await pilot.pause()
+            assert app.screen is not screen  # the help opens while loading
+            await pilot.press("escape")
+            await pilot.pause()
+            gate.set()
+            await settle(pilot)
+            assert gated.asked == [HBM_TRACE]
+            assert screen.turn.entry_id == "hbm-oom"
+            assert "ready" in text_of(app)
+    finally:
+        gate.set()
+
+
+@aio
+async def test_huge_paste_does_not_freeze(make):
+    import time
+
+    app = make()
+    big = ("INFO:root:step ok loss=0.1 " * 4 + "\n") * 100_000  # ~10 MB
+    big += "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 9.82G; limit: 7.48G.\n"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        t0 = time.monotonic()
+        app.screen.prompt.post_message(events.Paste(big))
+        await pilot.pause()
+        assert time.monotonic() - t0 < 2.0  # shown at once; the search runs in a worker
+        await settle(pilot, rounds=200)
+        assert app.screen.turn.entry_id == "hbm-oom"
+        msg = app.screen.query_one(UserMessage)
+        msg.action_toggle()
+        await pilot.pause()
+        assert "more lines not shown" in str(msg.query_one(".body").render())
+
+
+@aio
+async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
+    from textual.widgets import Input
+
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, HBM_TRACE)
+        await pilot.press("2")
+        await settle(pilot)
+        await type_and_send(pilot, "100")
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("f6")
+        await pilot.pause()
+        field = app.screen.query_one("#v-tpu_name", Input)
+        field.value = "My TPU; rm -rf /"
+        field.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "not a valid tpu node or tpu vm name" in text_of(app)  # refused, modal stays
+        field.value = "other-tpu"
+        app.screen.query_one("#v-zone", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert "tpu-vm describe other-tpu --zone=us-central1-b" in text_of(app)
+        assert app.screen.turn.overrides == {"tpu_name": "other-tpu"}
+
+
+@aio
+async def test_help_palette_and_copy_outside_a_fix(make, monkeypatch):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "Ctrl+J" in text_of(app) or app.screen.query("Markdown")
+        await pilot.press("escape")
+        await pilot.pause()
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Help" in commands and "Português" in commands and "Back" not in commands
+        await paste(pilot, HBM_TRACE)
+        await pilot.press("2")
+        await settle(pilot)
+        commands = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Back" in commands and any(c.startswith("Walk candidate 2") for c in commands)
+        monkeypatch.setenv("TERM", "dumb")
+        app.copy_command("echo hi")
+        await pilot.pause()
+        assert any("TERM=dumb" in str(n.message) for n in app._notifications)
