@@ -7,6 +7,7 @@ raw text -> normalize -> parse (facts, key lines) -> retrieve (signatures + lexi
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from .text.parse import Facts, parse
 from .text.tokens import tokenize
 
 DENSE_K = 200  # chunks fetched from FAISS per query
+LEX_K = 100  # entries scored by BM25 per query
 DENSE_PER_ENTRY = 2  # an entry's dense evidence: the mean of its closest chunks
 
 
@@ -149,7 +151,9 @@ class Engine:
             return Retrieval(facts, {}, norm.truncated)
         index = self.index()
         query = "\n".join(k["text"] for k in facts.key_lines)
-        evidence: dict[str, Evidence] = {eid: Evidence() for eid in index.entry_ids}
+        # Sparse: an entry gets evidence only when a channel finds something for it, so a knowledge
+        # base of thousands of entries costs nothing for the entries a query does not touch.
+        evidence: dict[str, Evidence] = defaultdict(Evidence)
         clock.lap("index")
         self._signatures(norm, facts, evidence)
         clock.lap("signatures")
@@ -159,7 +163,7 @@ class Engine:
         if used_dense:
             self._dense(index, query, evidence, clock)
         domain = min(3, len(domain_terms(query))) / 3
-        return Retrieval(facts, evidence, norm.truncated, domain,
+        return Retrieval(facts, dict(evidence), norm.truncated, domain,
                          float(other_accelerator(query)), used_dense)
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
@@ -170,11 +174,12 @@ class Engine:
             lines = [k["text"] for k in facts.key_lines]
             numbers = [k["line"] for k in facts.key_lines]
         for hit in self._matcher("signatures").match(lines):
-            if (ev := evidence.get(hit.entry_id)) is not None:
-                ev.signature_hits.append((hit, numbers[hit.line_no]))
-                ev.sig = max(ev.sig, hit.weight)
+            ev = evidence[hit.entry_id]
+            ev.signature_hits.append((hit, numbers[hit.line_no]))
+            ev.sig = max(ev.sig, hit.weight)
         for hit in self._matcher("excludes").match(lines):
-            if (ev := evidence.get(hit.entry_id)) is not None and hit.weight > ev.exclude:
+            if hit.weight > evidence[hit.entry_id].exclude:
+                ev = evidence[hit.entry_id]
                 ev.exclude = hit.weight
                 ev.exclude_hits.append((hit, numbers[hit.line_no]))
 
@@ -187,7 +192,7 @@ class Engine:
     @staticmethod
     def _lexical(index: store.Index, query: str, evidence: dict[str, Evidence]) -> None:
         ref = index.lexical.max_score(query)
-        for h in index.lexical.search(query, top_k=len(index.entry_ids)):
+        for h in index.lexical.search(query, top_k=LEX_K):
             ev = evidence[index.entry_ids[h.doc]]
             ev.lex_raw = h.score
             ev.lex = 1.0 - math.exp(-h.score / ref) if ref > 0 else 0.0
@@ -232,7 +237,8 @@ class Engine:
         if r.truncated:
             notes.append("input was cut to its key lines (see facts.key_lines)")
         if not r.evidence:
-            return Answer(True, [], facts, lang, notes=notes + ["empty input"])
+            note = "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
+            return Answer(True, [], facts, lang, notes=notes + [note])
         ranked = fuse(r.evidence, params)
         results = self._results(ranked[:max(top_k, 3)], facts, lang, params, r)[:top_k]
         abstained = not results or decide.should_abstain(results[0].confidence, params, r.used_dense)

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from assistant.decide import CALIBRATION, FEATURES, features  # noqa: E402
 from assistant.engine import Engine  # noqa: E402
 from assistant.evaluation import OOS, load_fixtures  # noqa: E402
-from assistant.retrieval.fusion import fuse  # noqa: E402
+from assistant.retrieval.fusion import EMPTY, fuse  # noqa: E402
 
 GRID_FLOOR = [0.15, 0.2, 0.25, 0.3, 0.35]
 
@@ -128,7 +128,7 @@ def fit(ins, oos, nms, ids: list[str], verbose: bool = True) -> dict:
     col = {eid: j for j, eid in enumerate(ids)}
 
     def matrix(rows, attr):
-        return np.array([[getattr(r.evidence[e], attr) for e in ids] for _, r in rows])
+        return np.array([[getattr(r.evidence.get(e, EMPTY), attr) for e in ids] for _, r in rows])
 
     def fused(rows, wd, wl, floor):
         dn = np.clip((matrix(rows, "dense") - floor) / (1 - floor), 0, 1)

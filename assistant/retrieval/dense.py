@@ -17,6 +17,8 @@ MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 # Past this many vectors an approximate index is used (see scripts/bench.py for the measurement).
 HNSW_THRESHOLD = 50_000
+# HNSW search breadth: 128 gave recall@10 0.92 at 100k chunks, 256 gives 0.98 for +0.05 ms.
+EF_SEARCH = 256
 
 
 def _offline() -> None:
@@ -78,7 +80,7 @@ def build_faiss(vectors: np.ndarray, kind: str | None = None):
     if kind == "hnsw":
         index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = 80
-        index.hnsw.efSearch = 128
+        index.hnsw.efSearch = EF_SEARCH
     else:
         index = faiss.IndexFlatIP(dim)
     if n:
@@ -97,7 +99,7 @@ def load_faiss(path: Path):
 
     index = faiss.read_index(str(path))
     if isinstance(index, faiss.IndexHNSW):
-        index.hnsw.efSearch = 128
+        index.hnsw.efSearch = EF_SEARCH
     return index
 
 

@@ -34,6 +34,9 @@ class Evidence:
     exclude_hits: list = field(default_factory=list)
 
 
+EMPTY = Evidence()  # what an entry no channel found has (read-only by convention)
+
+
 @dataclass
 class Scored:
     entry_id: str

@@ -61,21 +61,24 @@ class BM25:
         if not terms or not self.n_docs:
             return []
         scores = np.zeros(self.n_docs, dtype=np.float64)
-        matched: dict[int, list[str]] = {}
         norm = self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl)
+        spans = []
         for term in terms:
             t = self.vocab[term]
             lo, hi = self.indptr[t], self.indptr[t + 1]
             d, tf = self.docs[lo:hi], self.tfs[lo:hi]
             scores[d] += self.idf[t] * tf * (self.k1 + 1) / (tf + norm[d])
-            if hi - lo <= 2000:  # evidence is only worth keeping for selective terms
-                for doc in d.tolist():
-                    matched.setdefault(doc, []).append(term)
+            spans.append((term, d))
         k = min(top_k, self.n_docs)
         top = np.argpartition(-scores, k - 1)[:k] if k < self.n_docs else np.arange(self.n_docs)
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [LexicalHit(int(i), float(scores[i]), matched.get(int(i), [])) for i in top
-                if scores[i] > 0]
+        top = top[scores[top] > 0]
+        # Evidence: which query terms each returned document contains (postings are sorted).
+        matched = {int(i): [] for i in top}
+        for term, d in spans:
+            for i in top[np.isin(top, d, assume_unique=True)].tolist():
+                matched[i].append(term)
+        return [LexicalHit(int(i), float(scores[i]), matched[int(i)]) for i in top]
 
     def max_score(self, query: str) -> float:
         """Reference score: a document holding every query term once. Terms the index has never

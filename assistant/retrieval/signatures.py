@@ -63,17 +63,35 @@ def group_names(sig: Signature) -> set[str]:
     return set(compile_signature(sig).groupindex) if sig.kind == "regex" else set()
 
 
+SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
+
+
+def _compile_set(group):
+    import re2
+
+    opts = _options(False)
+    opts.max_mem = 64 << 20
+    rset = re2.Set.SearchSet(opts)
+    try:
+        for _, sig, _ in group:
+            src = re2.escape(sig.pattern) if sig.kind == "literal" else sig.pattern
+            rset.Add(("(?i)" if sig.ignore_case else "") + src)
+        if rset.Compile() is False:  # the binding returns None on success, raises or False on failure
+            return None
+        return rset
+    except Exception:
+        return None
+
+
 class SignatureMatcher:
     """All signatures of a knowledge base (one field: `signatures` or `excludes`) compiled once.
 
-    An RE2 Set finds in a single linear pass which patterns occur in the text; only those are then
-    run on their own to locate the match and read its captures. With thousands of entries this
-    keeps a search at one scan of the input instead of one scan per pattern.
+    RE2 Sets find in one linear pass each which of their patterns occur in the text; only those
+    are then run on their own to locate the match and read its captures. With thousands of entries
+    this keeps a search at a few scans of the input instead of one scan per pattern.
     """
 
     def __init__(self, entries, field: str = "signatures"):
-        import re2
-
         self.items: list[tuple[str, Signature, object]] = []
         for loaded in entries:
             entry = getattr(loaded, "entry", loaded)
@@ -82,19 +100,12 @@ class SignatureMatcher:
                     self.items.append((entry.id, sig, compile_signature(sig)))
                 except SignatureError:
                     continue  # reported by the linter; never breaks a search
-        self._set = None
-        if self.items:
-            opts = _options(False)
-            opts.max_mem = 256 << 20
-            candidate = re2.Set.SearchSet(opts)
-            try:
-                for _, sig, _ in self.items:
-                    src = re2.escape(sig.pattern) if sig.kind == "literal" else sig.pattern
-                    candidate.Add(("(?i)" if sig.ignore_case else "") + src)
-                if candidate.Compile():
-                    self._set = candidate
-            except Exception:
-                self._set = None  # fall back to running every pattern
+        # Several Sets of bounded size: one huge Set can exceed RE2's DFA budget and fail to
+        # compile; a group that fails anyway is searched pattern by pattern.
+        self._groups: list[tuple[int, object | None, int]] = []  # (first item, Set or None, size)
+        for first in range(0, len(self.items), SET_SIZE):
+            group = self.items[first:first + SET_SIZE]
+            self._groups.append((first, _compile_set(group), len(group)))
 
     def match(self, lines: list[str]) -> list[SignatureHit]:
         text = "\n".join(lines)
@@ -103,7 +114,12 @@ class SignatureMatcher:
         for line in lines:
             starts.append(pos)
             pos += len(line) + 1
-        candidates = range(len(self.items)) if self._set is None else (self._set.Match(text) or [])
+        candidates: list[int] = []
+        for first, rset, size in self._groups:
+            if rset is None:
+                candidates.extend(range(first, first + size))
+            else:
+                candidates.extend(first + i for i in (rset.Match(text) or []))
         hits: list[SignatureHit] = []
         for i in sorted(candidates):
             entry_id, sig, rx = self.items[i]

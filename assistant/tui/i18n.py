@@ -35,6 +35,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                       "Digite o número e tecle Enter — ou faça outra pergunta"),
     # user message
     "you": ("You", "Você"),
+    "answer.yours": ("your own entry", "entrada sua"),
     "msg.lines": ("{n} lines", "{n} linhas"),
     "msg.key_lines": ("key lines of {n}", "linhas-chave de {n}"),
     "msg.expand": ("▸ show all {n} lines (Enter)", "▸ mostrar as {n} linhas (Enter)"),

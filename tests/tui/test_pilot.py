@@ -350,3 +350,26 @@ async def test_help_palette_and_copy_outside_a_fix(make, monkeypatch):
         app.copy_command("echo hi")
         await pilot.pause()
         assert any("TERM=dumb" in str(n.message) for n in app._notifications)
+
+
+@aio
+async def test_user_entry_is_marked_as_yours(make, engine, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from assistant.engine import Engine
+    from assistant.kb import load_knowledge
+
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "broken" / "valid" / "sample-entry.yaml"
+    d = tmp_path / "userkb"
+    d.mkdir()
+    (d / "team-runbook.yaml").write_text(sample.read_text().replace("id: sample-entry", "id: team-runbook"))
+    shutil.copytree(engine.index_root, tmp_path / "idx")  # only the new entry gets embedded
+    mine = Engine(kb=load_knowledge(user_dirs=[d]), index_root=tmp_path / "idx",
+                  embedder=engine.embedder, params=engine.params)
+    app = make(eng=mine)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "SampleError: Conv2D failed while training on the TPU")
+        assert app.screen.turn.answer.results[0].id == "team-runbook"
+        assert "your own entry" in text_of(app)

@@ -69,6 +69,8 @@ class AnswerView(Vertical):
         head = Text()
         head.append(self._title(best.id, best.title), "bold")
         head.append(f"  [{best.id}]", "dim")
+        if best.source == "user":
+            head.append(f"  ({t(self.lang, 'answer.yours')})", "italic")
         yield Static(t(self.lang, "answer.best"), classes="label")
         yield Static(head, classes="title")
         yield Static(Text(t(self.lang, "answer.confident", pct=pct(best.confidence))),
@@ -98,6 +100,8 @@ class AnswerView(Vertical):
             label = Text()
             label.append(f"alt+{n} ", "bold")
             label.append(self._title(r.id, r.title))
+            if r.source == "user":
+                label.append(f" ({t(self.lang, 'answer.yours')})", "italic")
             label.append(f"  {pct(r.confidence)}", "dim")
             classes = "candidate" + (" chosen" if r.id == self.entry_id else "")
             yield CandidateLink(r.id, label, classes=classes)
