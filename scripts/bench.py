@@ -90,15 +90,17 @@ def timed_process(args: list[str], env: dict, runs: int, until: str | None = Non
     return median(times)
 
 
+# Usable = the first frame is drawn and a typed key shows up in the input box.
 TUI_PROBE = """
 import asyncio, sys
 from assistant.tui.app import make_app
 async def main():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await pilot.press("x")
+        while "x" not in app.screen.query_one("#prompt").text:
+            await asyncio.sleep(0.005)
         print("USABLE", flush=True)
-        sys.stdout.flush()
 asyncio.run(main())
 """
 

@@ -28,6 +28,9 @@ from .modals import HelpScreen
 from .session import SessionActions
 
 
+LOAD_DELAY = 0.3  # seconds between the first frame and the start of the model load
+
+
 class EngineReady(Message):
     def __init__(self, warnings: list[str]) -> None:
         super().__init__()
@@ -106,7 +109,14 @@ class MainScreen(SessionActions, Screen):
     def on_mount(self) -> None:
         self.apply_lang()
         self.query_one(PromptInput).focus()
-        self.load_engine()
+        # Start loading once the first frame is up: importing torch in the worker holds the GIL for
+        # a second or so, and the screen should be drawn and answering keys before that begins.
+        # An engine handed in already warm (tests, embedding) has nothing slow left to do.
+        engine = self.app.engine
+        if engine is not None and getattr(getattr(engine, "embedder", None), "loaded", False):
+            self.load_engine()
+        else:
+            self.set_timer(LOAD_DELAY, self.load_engine)
 
     @property
     def conversation(self) -> VerticalScroll:

@@ -81,8 +81,28 @@ class HistoryScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ExportScreen(ModalScreen[tuple[Path, bool] | None]):
+class FormDialog(ModalScreen):
+    """A dialog with inputs and OK / Cancel: Enter or OK submits (`_ok`), Escape cancels."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def _ok(self) -> None:
+        raise NotImplementedError
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._ok()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self._ok()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ExportScreen(FormDialog):
 
     def __init__(self, lang: str, default: Path) -> None:
         super().__init__()
@@ -106,23 +126,10 @@ class ExportScreen(ModalScreen[tuple[Path, bool] | None]):
         if text:
             self.dismiss((Path(text).expanduser(), self.query_one("#redact", Checkbox).value))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._ok()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._ok()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
-class ValuesScreen(ModalScreen[dict[str, str] | None]):
+class ValuesScreen(FormDialog):
     """One input per value; refuses a value the command could not safely use."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, lang: str, names: list[str], current: dict[str, str],
                  found: dict[str, str]) -> None:
@@ -162,17 +169,6 @@ class ValuesScreen(ModalScreen[dict[str, str] | None]):
         if not bad:
             self.dismiss(out)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self._ok()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._ok()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def value_names(walk_data: dict | None, found: dict[str, str], overrides: dict[str, str]) -> list[str]:
