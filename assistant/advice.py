@@ -155,6 +155,16 @@ def hbm(value: float, variables: dict[str, str]) -> Advice:
     return a
 
 
+# The variables each advisor may set, so the linter can tell which placeholders a fix may use
+# (tests/test_walk.py checks that every advisor sets only these).
+ADVISOR_OUTPUTS = {
+    "batch_size": {"lower_batch", "upper_batch", "lower_per_core_batch", "upper_per_core_batch",
+                   "per_core_batch", "fit_batch"},
+    "feature_size": {"padded_dim", "waste_pct", "suggested_dim"},
+    "layer_size": {"suggested_units"},
+    "hbm": {"hbm_gib"},
+}
+
 ADVISORS: dict[str, Callable[[float, dict[str, str]], Advice]] = {
     "batch_size": batch_size,
     "feature_size": feature_size,

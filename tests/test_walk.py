@@ -61,3 +61,14 @@ def test_feature_and_layer_advice():
     assert f.values["padded_dim"] == "384" and f.values["waste_pct"] == "21.9"
     assert feature_size(300, {"batch_size": "1024"}).values["padded_dim"] == "304"
     assert layer_size(64, {}).values["suggested_units"] == "512"
+
+
+def test_advisors_set_only_their_declared_outputs():
+    from assistant.advice import ADVISOR_OUTPUTS, ADVISORS
+
+    assert set(ADVISORS) == set(ADVISOR_OUTPUTS)
+    for name, fn in ADVISORS.items():
+        for value in (1, 64, 100, 300, 1024):
+            out = fn(value, {"tpu_generation": "v3", "hbm_used": "9G", "hbm_limit": "7G",
+                             "batch_size": "1024"})
+            assert set(out.values) <= ADVISOR_OUTPUTS[name], name

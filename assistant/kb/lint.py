@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import placeholders
-from ..advice import ADVISORS
+from ..advice import ADVISOR_OUTPUTS, ADVISORS
 from ..retrieval.signatures import SignatureError, compile_signature
 from .loader import LoadedEntry, LoadResult, load_paths
 from .problems import Problem
@@ -86,16 +86,6 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                 if name not in ADVISORS:
                     yield Problem(path, f"tree.nodes.{nid}.advice[{i}]", "E042",
                                   f"unknown advisor '{name}' (known: {', '.join(sorted(ADVISORS))})")
-
-
-# What each advisor can set, so fixes may use these names.
-ADVISOR_OUTPUTS = {
-    "batch_size": {"lower_batch", "upper_batch", "lower_per_core_batch", "upper_per_core_batch",
-                   "per_core_batch", "fit_batch"},
-    "feature_size": {"padded_dim", "waste_pct", "suggested_dim"},
-    "layer_size": {"suggested_units"},
-    "hbm": {"hbm_gib"},
-}
 
 
 def _tree_variables(entry: Entry) -> set[str]:
