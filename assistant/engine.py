@@ -25,7 +25,7 @@ from .text.tokens import tokenize
 
 DENSE_K = 200  # chunks fetched from FAISS per query
 LEX_K = 100  # entries scored by BM25 per query
-DENSE_PER_ENTRY = 2  # an entry's dense evidence: the mean of its closest chunks
+DENSE_PER_ENTRY = 3  # an entry's dense evidence: the mean of its closest chunks
 
 
 @dataclass

@@ -5,8 +5,8 @@ Layout of the index directory::
     CURRENT                 name of the live version directory (replaced atomically)
     .lock                   held while building (two processes never build at once)
     v-<hash>-<time>/        one complete, immutable version
-        manifest.json       format version, model id, dimension, knowledge hash, entry and chunk
-                            order, and the size and sha256 of every other file
+        manifest.json       format version, model id, dimension, knowledge hash, hash of the
+                            indexing code, entry and chunk order, size and sha256 of every file
         chunks.json         the dense chunks (entry, kind, lang, text, digest)
         vectors.npy         their embeddings (reused by incremental rebuilds, exact-search checks)
         dense.faiss         the FAISS index over those vectors
@@ -39,6 +39,17 @@ from .retrieval.lexical import BM25
 
 FORMAT_VERSION = 1
 Progress = Callable[[int, int], None]
+# The code that decides what goes into the index: when it changes, an index built by the old code
+# is stale even if the knowledge files are not.
+_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py")
+
+
+def pipeline_hash() -> str:
+    h = hashlib.sha256(str(FORMAT_VERSION).encode())
+    base = Path(__file__).resolve().parent
+    for rel in _PIPELINE_SOURCES:
+        h.update(rel.encode() + b"\0" + (base / rel).read_bytes())
+    return h.hexdigest()
 
 
 class IndexError_(RuntimeError):
@@ -129,6 +140,8 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
         raise IndexError_(f"index was built with {manifest.get('model_id')}, not {dense.MODEL_ID}")
     if kb is not None and manifest.get("kb_hash") != kb.content_hash():
         raise IndexError_("the knowledge files changed since the index was built")
+    if manifest.get("pipeline") != pipeline_hash():
+        raise IndexError_("the indexing code changed since the index was built")
     for name, meta in manifest.get("files", {}).items():
         f = version / name
         if not f.is_file() or f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
@@ -214,6 +227,7 @@ def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
             "model_id": dense.MODEL_ID,
             "dim": dense.DIM,
             "kb_hash": kb.content_hash(),
+            "pipeline": pipeline_hash(),
             "entry_ids": [e.id for e in entries],
             "chunk_count": len(chunks),
             "faiss": "hnsw" if len(chunks) > dense.HNSW_THRESHOLD else "flat",

@@ -85,7 +85,8 @@ def test_corruption_is_detected_and_rebuilt(tmp_path, small_kb, embedder, damage
     assert store.load(root, kb).path == idx.path
 
 
-@pytest.mark.parametrize("field,value", [("format_version", 999), ("model_id", "other/model")])
+@pytest.mark.parametrize("field,value", [("format_version", 999), ("model_id", "other/model"),
+                                         ("pipeline", "built-by-older-code")])
 def test_foreign_manifest_is_rejected(tmp_path, small_kb, embedder, field, value):
     root = tmp_path / "idx"
     kb = _kb(small_kb)

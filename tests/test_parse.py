@@ -68,3 +68,9 @@ def test_key_lines_of_a_long_log_skip_the_noise():
 def test_language_detection():
     assert parse("a memória da TPU acabou durante o treino").lang == "pt"
     assert parse("the TPU ran out of memory during training").lang == "en"
+
+
+def test_plain_text_keeps_identifiers():
+    from assistant.retrieval.chunks import plain
+
+    assert plain("Set **`drop_remainder=True`** ([docs](https://x))") == "Set drop_remainder=True (docs)"

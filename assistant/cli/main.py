@@ -293,9 +293,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run_tui(args, parser) -> int:
-    try:
-        from ..tui.app import run
-    except ImportError:
-        parser.print_help()
-        return EXIT_OK
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        parser.print_usage(sys.stderr)
+        raise UsageError("the interactive assistant needs a terminal; "
+                         "to read from a pipe use: tpu-assist ask -")
+    from ..tui.app import run
+
     return run(lang=_lang(args), user_dirs=_user_dirs(args))

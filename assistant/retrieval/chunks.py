@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NoteStep, NumberNode
 
-_MD = re.compile(r"[`*_>#]+|\[([^\]]*)\]\([^)]*\)")
+# Markdown syntax to drop. Underscores stay: they are part of identifiers (drop_remainder,
+# steps_per_execution), and the knowledge base does not use them for emphasis.
+_MD = re.compile(r"[`*>#]+|\[([^\]]*)\]\([^)]*\)")
 
 
 def plain(markdown: str) -> str:

@@ -31,7 +31,7 @@ na nas nem no nos nossa nossas nosso nossos num numa o os ou para pela pelas pel
 quando que quem se sem ser seu seus sao so sua suas tambem te tem tinha tu tua tuas um uma umas
 uns voce voces vos esta estao estou fica ficar fiz faz fazer faco pra pro tenho temos ter
 alguem algum alguma ajuda obrigado oi ola sobre ainda cada quanto quanta quantos quantas onde
-aqui ali qualquer todo toda todos todas outro outra outros outras mesma lo la ne
+aqui ali qualquer todo toda todos todas outro outra outros outras mesma lo la ne nao sim
 """.split())
 
 STOP = STOP_EN | STOP_PT
