@@ -59,10 +59,6 @@ def compile_signature(sig: Signature):
     return _compile(sig.kind, sig.pattern, sig.ignore_case)
 
 
-def group_names(sig: Signature) -> set[str]:
-    return set(compile_signature(sig).groupindex) if sig.kind == "regex" else set()
-
-
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
 
 
