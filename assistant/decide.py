@@ -29,7 +29,8 @@ def load_params(path: str | None = None) -> dict:
     return json.loads(Path(path or CALIBRATION).read_text())
 
 
-FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel")
+FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel", "other_service", "score",
+            "long")
 
 
 def features(scored, margin: float, retrieval, params: dict) -> dict[str, float]:
@@ -39,7 +40,9 @@ def features(scored, margin: float, retrieval, params: dict) -> dict[str, float]
     keep = 1.0 - ev.exclude
     return {"sig": keep * ev.sig, "lex": keep * ev.lex,
             "dense": keep * dense_scaled(ev.dense, params["dense_floor"]),
-            "margin": margin, "domain": retrieval.domain, "other_accel": retrieval.other_accel}
+            "margin": margin, "domain": retrieval.domain, "other_accel": retrieval.other_accel,
+            "other_service": retrieval.other_service, "score": scored.score,
+            "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)}
 
 
 def _model(params: dict, used_dense: bool) -> tuple[dict, float]:

@@ -16,11 +16,13 @@ from pathlib import Path
 from . import decide, paths, store
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
-from .retrieval.fusion import Evidence, Scored, fuse
+from .retrieval.fusion import VIEWS, Evidence, Scored, fuse
 from .retrieval.signatures import SignatureMatcher
 from .text.normalize import normalize
-from .text.domain import domain_terms, other_accelerator
-from .text.parse import Facts, parse
+from .retrieval.profile_rules import route as route_profile
+from .text.domain import domain_terms
+from .text.profile import read_profile
+from .text.parse import Facts, parse, query_views
 from .text.tokens import tokenize
 
 DENSE_K = 200  # chunks fetched from FAISS per query
@@ -92,8 +94,9 @@ class Retrieval:
     evidence: dict[str, Evidence]
     truncated: bool
     domain: float = 0.0  # share of the domain vocabulary the input uses (0, 1/3, 2/3, 1)
-    other_accel: float = 0.0  # 1 when the input names a GPU (CUDA, NVIDIA…) and no TPU
+    other_accel: float = 0.0  # 1 when the input names another device (GPU, XLA_CPU…) and no TPU
     used_dense: bool = True  # False when decisive signatures made the model unnecessary
+    other_service: float = 0.0  # 1 when it names a non-TPU Google service or a plain VM, no TPU
 
 
 class Engine:
@@ -150,21 +153,24 @@ class Engine:
         if not norm.lines:
             return Retrieval(facts, {}, norm.truncated)
         index = self.index()
-        query = "\n".join(k["text"] for k in facts.key_lines)
+        views = query_views(norm, facts)
+        query = views["all"]
         # Sparse: an entry gets evidence only when a channel finds something for it, so a knowledge
         # base of thousands of entries costs nothing for the entries a query does not touch.
         evidence: dict[str, Evidence] = defaultdict(Evidence)
         clock.lap("index")
         self._signatures(norm, facts, evidence)
+        self._profile(norm, facts, evidence)
         clock.lap("signatures")
-        self._lexical(index, query, evidence)
+        self._lexical(index, views, evidence)
         clock.lap("lexical")
         used_dense = not (dense_mode == "auto" and not self.embedder.loaded and decisive(evidence))
         if used_dense:
-            self._dense(index, query, evidence, clock)
+            self._dense(index, views, evidence, clock)
         domain = min(3, len(domain_terms(query))) / 3
+        gate = facts.context.get("gate")
         return Retrieval(facts, dict(evidence), norm.truncated, domain,
-                         float(other_accelerator(query)), used_dense)
+                         float(gate == "device"), used_dense, float(gate == "service"))
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
         # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
@@ -183,6 +189,18 @@ class Engine:
                 ev.exclude = hit.weight
                 ev.exclude_hits.append((hit, numbers[hit.line_no]))
 
+    @staticmethod
+    def _profile(norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
+        """Supporting evidence from pasted profile figures (see retrieval/profile_rules.py)."""
+        if not facts.profile:
+            return
+        line = next((norm.line_numbers[i] for i, text in enumerate(norm.lines[:5000])
+                     if read_profile(text)), norm.line_numbers[0])
+        for hit in route_profile(read_profile(norm.text[:200_000])):
+            ev = evidence[hit.entry_id]
+            ev.signature_hits.append((hit, line))
+            ev.sig = max(ev.sig, hit.weight)
+
     def _matcher(self, field: str) -> SignatureMatcher:
         with self._lock:
             if field not in self._matchers:
@@ -190,34 +208,54 @@ class Engine:
             return self._matchers[field]
 
     @staticmethod
-    def _lexical(index: store.Index, query: str, evidence: dict[str, Evidence]) -> None:
-        ref = index.lexical.max_score(query)
-        for h in index.lexical.search(query, top_k=LEX_K):
-            ev = evidence[index.entry_ids[h.doc]]
-            ev.lex_raw = h.score
-            ev.lex = 1.0 - math.exp(-h.score / ref) if ref > 0 else 0.0
-            ev.lex_terms = h.terms
+    def _lexical(index: store.Index, views: dict[str, str], evidence: dict[str, Evidence]) -> None:
+        """BM25 evidence for each distinct view of the input (see `text.parse.query_views`)."""
+        by_text: dict[str, dict[str, tuple[float, float, list[str]]]] = {}
+        for text in dict.fromkeys(views.values()):
+            ref = index.lexical.max_score(text)
+            by_text[text] = {
+                index.entry_ids[h.doc]: (h.score,
+                                         1.0 - math.exp(-h.score / ref) if ref > 0 else 0.0,
+                                         h.terms)
+                for h in index.lexical.search(text, top_k=LEX_K)}
+        for eid, (raw, lex, terms) in by_text[views["all"]].items():
+            ev = evidence[eid]
+            ev.lex_raw, ev.lex, ev.lex_terms = raw, lex, terms
+        for view in VIEWS:
+            for eid, (_, lex, terms) in by_text[views[view]].items():
+                ev = evidence[eid]
+                ev.views[f"lex_{view}"] = lex
+                if not ev.lex_terms:
+                    ev.lex_terms = terms
 
-    def _dense(self, index: store.Index, query: str, evidence: dict[str, Evidence],
+    def _dense(self, index: store.Index, views: dict[str, str], evidence: dict[str, Evidence],
                clock: "_Clock") -> None:
-        # Dense evidence of an entry: the mean of its two closest chunks (hits arrive best first),
-        # steadier than one chunk that happens to share a phrase.
-        qvec = self.embedder.encode([query[:2000]])
+        # Dense evidence of an entry, per view: the mean of its DENSE_PER_ENTRY closest chunks
+        # (hits arrive best first), steadier than one chunk that happens to share a phrase.
+        texts = list(dict.fromkeys(views.values()))
+        qvecs = self.embedder.encode([t[:2000] for t in texts])
         clock.lap("embed")
-        scores, ids = dense.search(index.faiss_index, qvec, DENSE_K)
+        scores, ids = dense.search(index.faiss_index, qvecs, DENSE_K)
         clock.lap("faiss")
-        top: dict[str, list[float]] = {}
-        for s, i in zip(scores[0].tolist(), ids[0].tolist()):
-            if i < 0:
-                continue
-            eid = index.entry_ids[index.chunk_entry[i]]
-            best = top.setdefault(eid, [])
-            if not best:
-                evidence[eid].dense_chunk = index.chunks[i].text
-            if len(best) < DENSE_PER_ENTRY:
-                best.append(s)
-        for eid, best in top.items():
-            evidence[eid].dense = sum(best) / len(best)
+        per_text: list[dict[str, float]] = []
+        for row, text in enumerate(texts):
+            top: dict[str, list[float]] = {}
+            for s, i in zip(scores[row].tolist(), ids[row].tolist()):
+                if i < 0:
+                    continue
+                eid = index.entry_ids[index.chunk_entry[i]]
+                best = top.setdefault(eid, [])
+                if not best and text == views["all"]:
+                    evidence[eid].dense_chunk = index.chunks[i].text
+                if len(best) < DENSE_PER_ENTRY:
+                    best.append(s)
+            per_text.append({eid: sum(b) / len(b) for eid, b in top.items()})
+        at = {text: per_text[n] for n, text in enumerate(texts)}
+        for eid, cos in at[views["all"]].items():
+            evidence[eid].dense = cos
+        for view in VIEWS:
+            for eid, cos in at[views[view]].items():
+                evidence[eid].views[f"dense_{view}"] = cos
 
     def ask(self, text: str | bytes, lang: str | None = None, top_k: int = 5,
             dense_mode: str = "always", timings: dict[str, float] | None = None) -> Answer:
@@ -263,11 +301,38 @@ class Engine:
                 conf = decide.runner_up_confidence(top_conf, ranked[0].score, s.score, params)
             le = self.kb.loaded(s.entry_id)
             title = le.entry.title.get(lang) if le else s.entry_id
-            out.append(Result(s.entry_id, title, s.score, conf, explain(s.evidence, facts, lang),
+            why = explain(s.evidence, facts, lang)
+            if pos == 0:
+                why += explain_context(facts.context, lang)
+            out.append(Result(s.entry_id, title, s.score, conf, why,
                               le.source if le else "builtin",
                               {"sig": s.evidence.sig, "dense": round(s.evidence.dense, 4),
                                "lex": round(s.evidence.lex, 4)}))
         return out
+
+
+def explain_context(context: dict, lang: str) -> list[str]:
+    """Which context weighed on the confidence: another device or service and no TPU evidence."""
+    pt = lang == "pt"
+    gate = context.get("gate")
+    if gate == "device":
+        what = ", ".join(context.get("device", [])[:3])
+        return [f"contexto: a entrada fala de outro dispositivo ({what}) e de nenhuma TPU — "
+                f"confiança reduzida" if pt else
+                f"context: the input is about another device ({what}) and shows no TPU — "
+                f"confidence lowered"]
+    if gate == "service":
+        what = ", ".join(context.get("service", [])[:3])
+        return [f"contexto: a entrada fala de outro serviço ou de uma VM comum ({what}) e de "
+                f"nenhuma TPU — confiança reduzida" if pt else
+                f"context: the input is about another service or a plain VM ({what}) and shows "
+                f"no TPU — confidence lowered"]
+    if context.get("tpu") and (context.get("device") or context.get("service")):
+        tpu = ", ".join(context["tpu"][:2])
+        return [f"contexto: há evidência de TPU ({tpu}), então as entradas de TPU continuam "
+                f"valendo" if pt else
+                f"context: TPU evidence ({tpu}) keeps the TPU entries in play"]
+    return []
 
 
 def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
@@ -276,6 +341,10 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     why: list[str] = []
     for hit, line_no in ev.signature_hits[:3]:
         snippet = hit.matched if len(hit.matched) <= 120 else hit.matched[:117] + "..."
+        if hit.signature_id.startswith("profile:"):
+            why.append((f"números do perfil (linha {line_no}): {snippet}" if pt else
+                        f"profile figures (line {line_no}): {snippet}"))
+            continue
         why.append((f"assinatura '{hit.signature_id}' na linha {line_no}: {snippet}" if pt else
                     f"signature '{hit.signature_id}' matched line {line_no}: {snippet}"))
     for hit, line_no in ev.exclude_hits[:1]:

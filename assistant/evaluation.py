@@ -4,7 +4,8 @@ and the quality tests)."""
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,22 @@ class Query:
     kind: str = "?"
     lang: str = "?"
     not_topic: str | None = None  # near misses: the entry this must NOT be
+    also: tuple[str, ...] = ()  # other entries that are also right (`also: <id>` in the note)
+
+    @property
+    def right(self) -> tuple[str, ...]:
+        return (self.topic, *self.also)
+
+
+_ALSO = re.compile(r"\balso:\s*([a-z0-9]+(?:-[a-z0-9]+)*(?:\s*(?:,|and|/)\s*[a-z0-9]+(?:-[a-z0-9]+)*)*)")
+
+
+def also_ids(note: str | None) -> tuple[str, ...]:
+    """Entry ids named by `also: <id>` (or `also: <id>, <id>`) in a query's note."""
+    out: list[str] = []
+    for m in _ALSO.finditer(note or ""):
+        out += [t for t in re.split(r"\s*(?:,|and|/)\s*", m.group(1)) if "-" in t]
+    return tuple(dict.fromkeys(out))
 
 
 def load_jsonl(path: Path) -> list[Query]:
@@ -30,7 +47,7 @@ def load_jsonl(path: Path) -> list[Query]:
             continue
         d = json.loads(line)
         out.append(Query(str(d.get("id", n)), d["query"], d["topic"], d.get("kind", "?"),
-                         d.get("lang", "?")))
+                         d.get("lang", "?"), also=also_ids(d.get("note"))))
     return out
 
 
@@ -64,7 +81,9 @@ class Outcome:
 
     @property
     def rank(self) -> int | None:
-        return self.ranked.index(self.query.topic) + 1 if self.query.topic in self.ranked else None
+        """Rank of the first right entry (the topic, or an `also` entry), None when absent."""
+        ranks = [self.ranked.index(t) + 1 for t in self.query.right if t in self.ranked]
+        return min(ranks) if ranks else None
 
 
 @dataclass
@@ -78,6 +97,7 @@ class Metrics:
     oos_abstention: float = 0.0
     breakdown: dict = field(default_factory=dict)
     misses: list[dict] = field(default_factory=list)
+    confusion: dict = field(default_factory=dict)  # {"want -> got": count} for wrong first answers
 
     def to_dict(self) -> dict:
         return self.__dict__
@@ -110,7 +130,13 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         if wrong:
             m.misses.append({"id": o.query.id, "topic": o.query.topic, "got": o.ranked[:3],
                              "abstained": o.abstained, "confidence": round(o.confidence, 3),
-                             "query": o.query.query[:120]})
+                             "kind": o.query.kind, "query": o.query.query[:120]})
+    pairs: Counter[str] = Counter()
+    for o in outcomes:
+        got = "(abstained)" if o.abstained or not o.ranked else o.ranked[0]
+        if got not in o.query.right and not (o.query.topic == OOS and got == "(abstained)"):
+            pairs[f"{o.query.topic} -> {got}"] += 1
+    m.confusion = dict(pairs.most_common())
     return m
 
 

@@ -1,28 +1,36 @@
 #!/usr/bin/env python3
-"""Fit the fusion weights, the confidence model and the abstention threshold on labelled data.
+"""Fit the ranking weights, the confidence model and the abstention threshold on labelled data.
 
-    python scripts/calibrate.py [--write]
+    python scripts/calibrate.py [--write] [--real PATH] [--cv K]
 
-Training data: tests/fixtures/kb/*.yaml (inputs that must match each entry, and near misses that
-must not) plus tests/fixtures/kb/out_of_scope.yaml (inputs nothing should match). The dev queries in
-../shared/eval are NOT used here, so `scripts/eval.py` on them measures generalization.
+Training data:
+- tests/fixtures/kb/*.yaml — written inputs that must match each entry, near misses that must not,
+  and out_of_scope.yaml (inputs nothing should match);
+- real user reports from public issue threads (`--real`, default ../shared/eval/real_queries.jsonl
+  when present; `--real none` leaves them out). A report's `note` may name a second right entry
+  (`also: <id>`); ranking either first counts as right.
+The dev queries in ../shared/eval are NOT used here, so `scripts/eval.py` on them measures
+generalization.
 
-1. Fusion weights: for each candidate `dense_floor`, the channel weights that maximize the mean
-   log-softmax of the right entry over all entries (a listwise ranking loss: smooth, rewards
-   margins); w_sig is then raised to w_dense + w_lex if it is lower (signature matches weigh most:
-   a decisive signature outweighs the other two channels together) and all are scaled so w_sig = 1;
-   the scale factor is kept as `rank_scale` (the softmax temperature that gives runner-ups their
-   odds against the top result). The floor kept is the one with the best hit@1
-   plus near-miss avoidance on the training inputs (ties: MRR).
-2. Confidence: logistic regression of "the top result is right" on the top result's features
-   (signature, lexical and dense evidence, margin over the runner-up, domain vocabulary, a GPU
-   named without a TPU). Positives: in-scope inputs whose top result is right;
-   negatives: out-of-scope inputs, wrong top results, near misses whose top result is their entry.
-3. Threshold: the confidence below which the assistant abstains, chosen to maximize
-   (1 - false abstention) + out-of-scope abstention (Youden's J); where a range of thresholds
-   ties, its middle.
-The logistic fit is L2-regularized (ridge 1.0): the training inputs are nearly separable, and an
-unregularized fit would be overconfident on new text.
+1. Ranking weights: one non-negative weight per feature (`fusion.FEATURES`: signature, and dense
+   and BM25 evidence for each view of the input), fitted for each candidate `dense_floor` by a
+   listwise ranking loss (mean log of the softmax mass on the right entries; smooth, rewards
+   margins). w_sig is then raised to the sum of the other weights if it is lower (a decisive
+   signature outweighs every other channel together) and all are scaled so w_sig = 1; the scale
+   factor is kept as `rank_scale` (the softmax temperature that gives runner-ups their odds
+   against the top result). The floor kept is the one with the best hit@1 plus near-miss
+   avoidance (ties: MRR).
+2. Confidence: L2-regularized logistic regression of "the top result is right" on the top result's
+   features (`decide.FEATURES`). Positives: in-scope inputs whose top result is right; negatives:
+   out-of-scope inputs, wrong top results, near misses whose top result is their entry.
+3. Threshold: the confidence below which the assistant abstains, maximizing
+   (1 - false abstention) + out-of-scope abstention (Youden's J), each source (fixtures, real)
+   weighing the same; where a range of thresholds ties, its middle.
+
+Every figure printed for the training data is a training figure. The honest estimate is the
+K-fold cross-validation (`--cv`, default 5): each fold is fitted without the inputs it is scored
+on, and the scores are reported separately for the real reports and the written fixtures. It is
+stored in calibration.json next to the fitted values.
 Writes assistant/calibration.json with --write; always prints the fitted values and figures.
 """
 
@@ -32,7 +40,7 @@ import argparse
 import json
 import sys
 import zlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,39 +49,59 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.decide import CALIBRATION, FEATURES, features  # noqa: E402
-from assistant.engine import Engine  # noqa: E402
-from assistant.evaluation import OOS, load_fixtures  # noqa: E402
-from assistant.retrieval.fusion import EMPTY, fuse  # noqa: E402
+from assistant.engine import Engine, Retrieval  # noqa: E402
+from assistant.evaluation import OOS, Query, load_fixtures, load_jsonl  # noqa: E402
+from assistant.retrieval.fusion import EMPTY, FEATURES as RANK_FEATURES  # noqa: E402
+from assistant.retrieval.fusion import channel_features, fuse  # noqa: E402
 
-GRID_FLOOR = [0.15, 0.2, 0.25, 0.3, 0.35]
+GRID_FLOOR = [0.15, 0.2, 0.25, 0.3]
+DEFAULT_REAL = ROOT.parent / "shared" / "eval" / "real_queries.jsonl"
+
+Row = tuple[Query, Retrieval]
 
 
-def fit_listwise(x: np.ndarray, target: np.ndarray, ridge: float = 1e-3,
+@dataclass
+class Data:
+    """Retrieved labelled inputs, by role; `source` of a query: "fixture" or "real"."""
+
+    ins: list[Row]
+    oos: list[Row]
+    nms: list[Row]
+    source: dict[str, str]
+
+    def subset(self, keep) -> "Data":
+        return Data(*[[row for row in part if keep(row[0])] for part in (self.ins, self.oos, self.nms)],
+                    self.source)
+
+
+def fit_listwise(x: np.ndarray, right: np.ndarray, ridge: float = 1e-3,
                  iters: int = 3000, lr: float = 0.5) -> np.ndarray:
-    """Weights w >= 0 maximizing the mean log-softmax of each query's right entry, where an entry's
-    score is x[query, entry] @ w (x: queries x entries x channels). A smooth stand-in for hit@1 that
-    rewards wide margins, so it generalizes better than searching hit@1 directly."""
+    """Weights w >= 0 maximizing the mean log of the softmax mass on each query's right entries,
+    where an entry's score is x[query, entry] @ w (x: queries x entries x features; right: a 0/1
+    mask, queries x entries). A smooth stand-in for hit@1 that rewards wide margins."""
     w = np.ones(x.shape[-1])
-    n = len(target)
+    n = len(right)
     for _ in range(iters):
         s = x @ w
         s -= s.max(axis=1, keepdims=True)
         p = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
-        onehot = np.zeros_like(p)
-        onehot[np.arange(n), target] = 1
-        grad = np.einsum("qe,qec->c", p - onehot, x) / n + ridge * w
+        q = p * right
+        q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-12)
+        grad = np.einsum("qe,qec->c", p - q, x) / n + ridge * w
         w = np.maximum(1e-3, w - lr * grad)
     return w
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 100) -> np.ndarray:
-    """Newton's method for L2-regularized logistic regression; returns [bias, w1, w2, ...]."""
+def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 100,
+                 sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """Newton's method for L2-regularized (weighted) logistic regression; returns [bias, w...]."""
     X = np.hstack([np.ones((len(x), 1)), x])
+    sw = np.ones(len(y)) if sample_weight is None else sample_weight
     w = np.zeros(X.shape[1])
     for _ in range(iters):
         p = 1 / (1 + np.exp(-np.clip(X @ w, -60, 60)))
-        grad = X.T @ (p - y) + ridge * np.r_[0, w[1:]]
-        H = (X * (p * (1 - p))[:, None]).T @ X + ridge * np.diag(np.r_[0, np.ones(len(w) - 1)])
+        grad = X.T @ (sw * (p - y)) + ridge * np.r_[0, w[1:]]
+        H = (X * (sw * p * (1 - p))[:, None]).T @ X + ridge * np.diag(np.r_[0, np.ones(len(w) - 1)])
         step = np.linalg.solve(H + 1e-9 * np.eye(len(w)), grad)
         w -= step
         if np.abs(step).max() < 1e-8:
@@ -81,10 +109,20 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 
     return w
 
 
-def fit_confidence(rows, params: dict, names: list[str], verbose: bool = True):
+def _right(q: Query) -> tuple[str, ...]:
+    return q.right
+
+
+def fit_confidence(rows: list[Row], params: dict, names: list[str], source: dict[str, str],
+                   verbose: bool = True):
     """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
-    feats, labels, groups = [], [], []
+    feats, labels, groups, weights = [], [], [], []
+    counts: dict[str, int] = {}
+    for q, _ in rows:
+        counts[source.get(q.id, "fixture")] = counts.get(source.get(q.id, "fixture"), 0) + 1
     for q, r in rows:
+        if not r.evidence:
+            continue
         ranked = fuse(r.evidence, params)
         top = ranked[0]
         margin = top.score - (ranked[1].score if len(ranked) > 1 else 0.0)
@@ -93,140 +131,191 @@ def fit_confidence(rows, params: dict, names: list[str], verbose: bool = True):
                 continue  # nothing known about the right answer of a near miss
             label = 0
         else:
-            label = int(q.topic != OOS and top.entry_id == q.topic)
+            label = int(q.topic != OOS and top.entry_id in _right(q))
         f = features(top, margin, r, params)
         feats.append([f[name] for name in names])
         labels.append(label)
-        groups.append("in" if q.not_topic is None and q.topic != OOS
-                      else "oos" if q.not_topic is None else "near")
-    x, y = np.array(feats), np.array(labels, dtype=float)
-    w = fit_logistic(x, y)
+        groups.append(("in" if q.topic != OOS else "oos") if q.not_topic is None else "near")
+        # Each source weighs the same in total, so 150 written inputs do not drown 120 real ones.
+        weights.append(len(rows) / (len(counts) * counts[source.get(q.id, "fixture")]))
+    x, y, sw = np.array(feats), np.array(labels, dtype=float), np.array(weights)
+    w = fit_logistic(x, y, sample_weight=sw)
     conf = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
     if verbose:
         print(f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
               + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
               + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
-    # Threshold on the inputs that should be answered (in-scope) vs refused (out-of-scope).
-    in_conf = np.array([c for c, g in zip(conf, groups) if g == "in"])
-    oos_conf = np.array([c for c, g in zip(conf, groups) if g == "oos"])
+    g = np.array(groups)
+    in_conf, in_w = conf[g == "in"], sw[g == "in"]
+    oos_conf, oos_w = conf[g == "oos"], sw[g == "oos"]
     cands = np.unique(np.r_[in_conf, oos_conf])
-    mids = (cands[:-1] + cands[1:]) / 2
-    j = np.array([(in_conf >= t).mean() + (oos_conf < t).mean() for t in mids])
+    mids = (cands[:-1] + cands[1:]) / 2 if len(cands) > 1 else cands
+
+    def share(mask, wts):
+        return float((mask * wts).sum() / wts.sum()) if len(wts) else 0.0
+
+    j = np.array([share(in_conf >= t, in_w) + share(oos_conf < t, oos_w) for t in mids])
     best = mids[np.isclose(j, j.max())]
     best_t = float((best.min() + best.max()) / 2)  # the middle of the best range: widest margins
-    fa = float((in_conf < best_t).mean())
-    oa = float((oos_conf < best_t).mean()) if len(oos_conf) else float("nan")
+    fa, oa = share(in_conf < best_t, in_w), share(oos_conf < best_t, oos_w)
     if verbose:
         print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  "
-              f"out-of-scope abstention={oa:.3f}")
+              f"out-of-scope abstention={oa:.3f}  (training figures)")
     coef = {"bias": round(float(w[0]), 4), **{n: round(float(c), 4) for n, c in zip(names, w[1:])}}
     return coef, round(best_t, 4), fa, oa
 
 
-def fit(ins, oos, nms, ids: list[str], verbose: bool = True) -> dict:
-    """Fusion weights, both confidence models and thresholds from retrieved labelled inputs."""
+def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:
+    """queries x entries x RANK_FEATURES, each entry's features scaled by (1 - exclude)."""
+    out = np.zeros((len(rows), len(ids), len(RANK_FEATURES)))
+    for i, (_, r) in enumerate(rows):
+        for j, eid in enumerate(ids):
+            ev = r.evidence.get(eid, EMPTY)
+            f = channel_features(ev, floor)
+            out[i, j] = [(1.0 - ev.exclude) * f[name] for name in RANK_FEATURES]
+    return out
+
+
+def fit(data: Data, ids: list[str], verbose: bool = True) -> dict:
+    """Ranking weights, both confidence models and thresholds from retrieved labelled inputs."""
     col = {eid: j for j, eid in enumerate(ids)}
-
-    def matrix(rows, attr):
-        return np.array([[getattr(r.evidence.get(e, EMPTY), attr) for e in ids] for _, r in rows])
-
-    def fused(rows, wd, wl, floor):
-        dn = np.clip((matrix(rows, "dense") - floor) / (1 - floor), 0, 1)
-        keep = 1 - matrix(rows, "exclude")
-        return keep * (matrix(rows, "sig") + wd * dn + wl * matrix(rows, "lex"))
-
-    in_target = np.array([col[q.topic] for q, _ in ins])
+    ins, oos, nms = data.ins, data.oos, data.nms
+    right = np.zeros((len(ins), len(ids)))
+    for i, (q, _) in enumerate(ins):
+        for eid in _right(q):
+            if eid in col:
+                right[i, col[eid]] = 1
     nm_target = np.array([col[q.not_topic] for q, _ in nms])
-    sig_in, lex_in, ex_in = (matrix(ins, a) for a in ("sig", "lex", "exclude"))
     best = None
     for floor in GRID_FLOOR:
-        dn_in = np.clip((matrix(ins, "dense") - floor) / (1 - floor), 0, 1)
-        w = fit_listwise(np.stack([sig_in, dn_in, lex_in], axis=-1) * (1 - ex_in)[..., None],
-                         in_target)
-        # Signatures weigh most: a decisive signature outweighs lexical and dense evidence together.
-        w_sig = max(w[0], w[1] + w[2])
-        wd, wl = float(w[1] / w_sig), float(w[2] / w_sig)  # scaled so that w_sig = 1
-        f_in = fused(ins, wd, wl, floor)
-        target = f_in[np.arange(len(ins)), in_target]
-        rank = (f_in >= target[:, None]).sum(axis=1)  # ties count against the label
+        x_in = feature_tensor(ins, ids, floor)
+        w = fit_listwise(x_in, right)
+        # Signatures weigh most: a decisive signature outweighs every other channel together.
+        w_sig = max(w[0], w[1:].sum())
+        wn = w / w_sig
+        wn[0] = 1.0
+        f_in = x_in @ wn
+        target = np.where(right > 0, f_in, -np.inf).max(axis=1)
+        rank = (np.where(right > 0, -np.inf, f_in) >= target[:, None]).sum(axis=1) + 1
         hit, mrr = float((rank == 1).mean()), float((1 / rank).mean())
-        nm_ok = float((fused(nms, wd, wl, floor).argmax(axis=1) != nm_target).mean()) if nms else 0.0
+        nm_ok = float(((feature_tensor(nms, ids, floor) @ wn).argmax(axis=1) != nm_target).mean()) \
+            if nms else 0.0
         key = (round(hit + nm_ok, 6), round(mrr, 6))
         if verbose:
-            print(f"  floor={floor:.2f}: w_dense={wd:.3f} w_lex={wl:.3f} hit@1={hit:.3f} "
-                  f"near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
+            print(f"  floor={floor:.2f}: " + " ".join(f"{n}={v:.3f}" for n, v in
+                                                       zip(RANK_FEATURES[1:], wn[1:]))
+                  + f"  hit@1={hit:.3f} near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
         if best is None or key > best[0]:
-            best = (key, {"weights": {"sig": 1.0, "dense": round(wd, 4), "lex": round(wl, 4)},
+            best = (key, {"weights": {n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn)},
                           "dense_floor": floor, "rank_scale": round(float(w_sig), 4)})
     (objective, mrr), params = best
     if verbose:
-        print(f"fusion: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
-              f"MRR={mrr:.3f}")
+        print(f"ranking: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
+              f"MRR={mrr:.3f}  (training figures)")
     rows = ins + oos + nms
-    full, full_t, fa, oa = fit_confidence(rows, params, FEATURES, verbose)
+    full, full_t, fa, oa = fit_confidence(rows, params, list(FEATURES), data.source, verbose)
     # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
-    no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0) for e, ev in r.evidence.items()},
-                            used_dense=False)) for q, r in rows]
+    no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0, views={
+        k: v for k, v in ev.views.items() if not k.startswith("dense")})
+        for e, ev in r.evidence.items()}, used_dense=False)) for q, r in rows]
     fast, fast_t, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"],
-                                        verbose)
+                                        data.source, verbose)
     return {**params, "confidence": full, "threshold": full_t,
             "confidence_nodense": fast, "threshold_nodense": fast_t,
             "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
                                  "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)}}
 
 
-def cross_validate(ins, oos, nms, ids: list[str], folds: int, kb) -> dict:
-    """k-fold estimate of how the fitted model does on inputs it was not fitted on."""
+def fold_of(q: Query, folds: int) -> int:
+    return zlib.crc32(q.id.encode()) % folds
 
-    def fold_of(q) -> int:
-        return zlib.crc32(q.id.encode()) % folds
 
-    hits = answered_right = n_in = abst_in = n_oos = abst_oos = nm_ok = n_nm = 0
+def cross_validate(data: Data, ids: list[str], folds: int, kb) -> dict:
+    """k-fold estimate of how the fitted model does on inputs it was not fitted on, per source."""
     decider = Engine(kb=kb)  # only `decide` is used: nothing is loaded
+    tallies: dict[str, dict[str, float]] = {}
+
+    def tally(src: str, key: str, value: float) -> None:
+        t = tallies.setdefault(src, {})
+        t[key] = t.get(key, 0) + value
+
     for k in range(folds):
-        train = [[row for row in part if fold_of(row[0]) != k] for part in (ins, oos, nms)]
-        test = [[row for row in part if fold_of(row[0]) == k] for part in (ins, oos, nms)]
-        params = fit(*train, ids, verbose=False)
-        for q, r in test[0]:
+        train = data.subset(lambda q: fold_of(q, folds) != k)
+        test = data.subset(lambda q: fold_of(q, folds) == k)
+        params = fit(train, ids, verbose=False)
+        for q, r in test.ins:
+            src = data.source.get(q.id, "fixture")
+            a = decider.decide(r, top_k=3, params=params)
+            ranked = [x.id for x in a.results]
+            tally(src, "n_in", 1)
+            tally(src, "hit1", bool(ranked) and ranked[0] in q.right)
+            tally(src, "hit3", any(e in q.right for e in ranked[:3]))
+            tally(src, "answered_right", not a.abstained and bool(ranked) and ranked[0] in q.right)
+            tally(src, "answered_right3", not a.abstained and any(e in q.right for e in ranked[:3]))
+            tally(src, "abst_in", a.abstained)
+        for q, r in test.oos:
+            src = data.source.get(q.id, "fixture")
+            tally(src, "n_oos", 1)
+            tally(src, "abst_oos", decider.decide(r, params=params).abstained)
+        for q, r in test.nms:
+            src = data.source.get(q.id, "fixture")
             a = decider.decide(r, params=params)
-            n_in += 1
-            hits += a.results[0].id == q.topic
-            abst_in += a.abstained
-            answered_right += (not a.abstained) and a.results[0].id == q.topic
-        for q, r in test[1]:
-            n_oos += 1
-            abst_oos += decider.decide(r, params=params).abstained
-        for q, r in test[2]:
-            a = decider.decide(r, params=params)
-            n_nm += 1
-            nm_ok += a.abstained or a.results[0].id != q.not_topic
-    return {"folds": folds, "hit1": round(hits / n_in, 4),
-            "false_abstention": round(abst_in / n_in, 4),
-            "oos_abstention": round(abst_oos / n_oos, 4) if n_oos else None,
-            "near_miss_avoided": round(nm_ok / n_nm, 4) if n_nm else None}
+            tally(src, "n_nm", 1)
+            tally(src, "nm_ok", a.abstained or not a.results or a.results[0].id != q.not_topic)
+    out: dict = {"folds": folds}
+    for src, t in sorted(tallies.items()):
+        n_in, n_oos, n_nm = t.get("n_in", 0), t.get("n_oos", 0), t.get("n_nm", 0)
+        out[src] = {
+            "n_in": int(n_in), "n_oos": int(n_oos),
+            # hit@k among answers: abstaining counts as a miss
+            "hit1": round(t["answered_right"] / n_in, 4) if n_in else None,
+            "hit3": round(t["answered_right3"] / n_in, 4) if n_in else None,
+            "hit1_ranking": round(t["hit1"] / n_in, 4) if n_in else None,
+            "false_abstention": round(t["abst_in"] / n_in, 4) if n_in else None,
+            "oos_abstention": round(t["abst_oos"] / n_oos, 4) if n_oos else None,
+            "near_miss_avoided": round(t["nm_ok"] / n_nm, 4) if n_nm else None,
+        }
+    return out
+
+
+def load_data(engine: Engine, real: Path | None) -> Data:
+    matches, near = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
+    queries = [(q, "fixture") for q in matches + near]
+    if real is not None and real.is_file():
+        queries += [(q, "real") for q in load_jsonl(real)]
+    source = {q.id: src for q, src in queries}
+    data = [(q, engine.retrieve(q.query)) for q, _ in queries]
+    return Data([(q, r) for q, r in data if q.topic != OOS and q.not_topic is None],
+                [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None],
+                [(q, r) for q, r in data if q.not_topic is not None], source)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
+    ap.add_argument("--real", default=str(DEFAULT_REAL),
+                    help="real labelled reports (JSONL) to fit on too; 'none' to leave them out")
     ap.add_argument("--cv", type=int, default=5, metavar="K",
                     help="also report a K-fold cross-validated estimate (0: skip)")
     args = ap.parse_args()
-    matches, near = load_fixtures(ROOT / "tests" / "fixtures" / "kb")
+    real = None if args.real == "none" else Path(args.real)
     engine = Engine(user_dirs=[])
     engine.warm_up()
-    data = [(q, engine.retrieve(q.query)) for q in matches + near]
-    ins = [(q, r) for q, r in data if q.topic != OOS and q.not_topic is None]
-    oos = [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None]
-    nms = [(q, r) for q, r in data if q.not_topic is not None]
-    print(f"training inputs: {len(ins)} in-scope, {len(oos)} out-of-scope, {len(nms)} near misses")
+    data = load_data(engine, real)
+    n_real = sum(1 for s in data.source.values() if s == "real")
+    print(f"training inputs: {len(data.ins)} in-scope, {len(data.oos)} out-of-scope, "
+          f"{len(data.nms)} near misses ({n_real} of them real reports)")
     ids = engine.index().entry_ids
-    result = fit(ins, oos, nms, ids)
-    result["fitted_on"] = (f"tests/fixtures/kb: {len(ins)} in-scope, {len(oos)} out-of-scope, "
-                           f"{len(nms)} near misses")
+    result = fit(data, ids)
+    n_fix = len(data.source) - n_real
+    result["fitted_on"] = (f"tests/fixtures/kb ({n_fix} inputs)"
+                           + (f" + {real.name} ({n_real} real reports)" if n_real else ""))
     if args.cv:
-        result["cross_validation"] = cross_validate(ins, oos, nms, ids, args.cv, engine.kb)
-        print(f"{args.cv}-fold cross-validation: {result['cross_validation']}")
+        result["cross_validation"] = cross_validate(data, ids, args.cv, engine.kb)
+        print(f"{args.cv}-fold cross-validation (not training figures):")
+        for src, figures in result["cross_validation"].items():
+            if isinstance(figures, dict):
+                print(f"  {src:8} {figures}")
     result["how"] = "python scripts/calibrate.py --write"
     if args.write:
         CALIBRATION.write_text(json.dumps(result, indent=2) + "\n")

@@ -4,10 +4,12 @@
     python scripts/eval.py QUERIES.jsonl [--json OUT] [--fixtures]
 
 QUERIES.jsonl has one object per line: id, query, topic (an entry id or "out-of-scope"), and
-optionally kind and lang. Prints hit@1, hit@3 and MRR on the in-scope queries, abstention on the
+optionally kind, lang and note (an `also: <id>` in the note names a second entry that is also
+right; ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-scope queries, abstention on the
 out-of-scope ones and false abstention on the in-scope ones, broken down by lang and kind, for
 tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS) alone; then
-lists tpu-assist's misses. `--fixtures` evaluates tests/fixtures/kb instead.
+prints which entry took which entry's inputs (the confusion) and tpu-assist's misses with their
+top 3. `--fixtures` evaluates tests/fixtures/kb instead.
 """
 
 from __future__ import annotations
@@ -56,10 +58,14 @@ def report(systems: dict[str, list[Outcome]]) -> dict:
         print(f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} hit@3={fmt(g.get('hit3'))} "
               f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
               f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}")
-    print(f"\nmisses ({len(m['misses'])}):")
+    print("\nconfusion (tpu-assist's first answer when wrong: right entry -> what it answered):")
+    for pair, n in m["confusion"].items():
+        print(f"  {n:3}  {pair}")
+    print(f"\nmisses ({len(m['misses'])}), with the top 3:")
     for miss in m["misses"]:
-        print(f"  {miss['id']:>10} want={miss['topic']:26} got={','.join(miss['got'])} "
-              f"abstained={miss['abstained']} conf={miss['confidence']}  {miss['query']!r}")
+        print(f"  {miss['id']:>10} [{miss['kind']}] want={miss['topic']:26} "
+              f"top3={','.join(miss['got'])} abstained={miss['abstained']} "
+              f"conf={miss['confidence']}  {miss['query']!r}")
     return out
 
 

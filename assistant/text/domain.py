@@ -10,6 +10,9 @@ Matching is on folded tokens (see tokens.py), so Portuguese accents do not matte
 
 from __future__ import annotations
 
+import re
+from dataclasses import asdict, dataclass, field
+
 from .tokens import tokenize
 
 DOMAIN = frozenset(tokenize(" ".join("""
@@ -35,5 +38,58 @@ TPU_WORDS = frozenset(tokenize("tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustr
 
 
 def other_accelerator(text: str) -> bool:
-    toks = set(tokenize(text))
-    return bool(toks & OTHER_ACCELERATOR) and not toks & TPU_WORDS
+    return bool(read_context(text).gate == "device")
+
+
+# Context: what the input is about besides its words' overlap with an entry. A report about a GPU or
+# CPU device, a Google service other than Cloud TPU, or a plain VM is not a TPU entry unless the
+# input also shows TPU evidence; the confidence model reads the gate, and the answer says it.
+_TPU_EVIDENCE = re.compile(
+    r"\b(?:cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
+    r"tpuclusterresolver|torch_xla|xla_device|pjrt_device=tpu|tpu\.googleapis\.com|"
+    r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu)\b", re.I)
+_OTHER_DEVICE = re.compile(
+    r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|v100|t4|rtx\s*\d+|rocm|mps|"
+    r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
+    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker)\b", re.I)
+# "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
+_NOT_CLOUD_TPU = re.compile(r"\bedge\s?tpu\w*|\bedgetpu\w*", re.I)
+_OTHER_SERVICE = re.compile(
+    r"\b(?:aiplatform|vertex\s*ai|vertex|ml\s*engine|mlengine|ml\.googleapis\.com|"
+    r"google\s*drive|drive\.googleapis\.com|datastore|firestore|bigquery|pub/?sub|"
+    r"storage\.objects\.\w+|storage\.buckets\.\w+|"
+    r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s+engine\s+vm|compute\s*vm|"
+    r"dataproc|dataflow|cloud\s*run|cloud\s*functions)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Context:
+    """TPU evidence and other-context evidence found in an input (first few of each)."""
+
+    tpu: list[str] = field(default_factory=list)
+    device: list[str] = field(default_factory=list)  # another accelerator or an XLA CPU/GPU device
+    service: list[str] = field(default_factory=list)  # a non-TPU Google service, or a plain VM
+
+    @property
+    def gate(self) -> str | None:
+        """"device" or "service" when the input is about something else and shows no TPU."""
+        if self.tpu:
+            return None
+        if self.device:
+            return "device"
+        if self.service:
+            return "service"
+        return None
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "gate": self.gate}
+
+
+def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
+    return list(dict.fromkeys(m.group(0).lower() for m in rx.finditer(text)))[:limit]
+
+
+def read_context(text: str) -> Context:
+    device = _found(_OTHER_DEVICE, text)
+    tpu_text = _NOT_CLOUD_TPU.sub(" ", text) if device else text
+    return Context(_found(_TPU_EVIDENCE, tpu_text), device, _found(_OTHER_SERVICE, text))

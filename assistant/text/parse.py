@@ -10,10 +10,13 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .. import placeholders
+from .domain import read_context
 from .normalize import Normalized, normalize
+from .profile import read_profile
 from .tokens import STOP_EN, STOP_PT, fold
 
 KEY_LINES = 12
+ERROR_LINES = 4
 
 STATUS_CODES = (
     "RESOURCE_EXHAUSTED INVALID_ARGUMENT NOT_FOUND UNAVAILABLE DEADLINE_EXCEEDED INTERNAL "
@@ -91,6 +94,8 @@ class Facts:
     nodes: list[str] = field(default_factory=list)
     shapes: list[str] = field(default_factory=list)
     batch_size: int | None = None
+    profile: dict = field(default_factory=dict)  # overview figures: mxu_utilization, tpu_idle…
+    context: dict = field(default_factory=dict)  # TPU / other-device / other-service evidence
     lang: str = "en"
     key_lines: list[dict] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
@@ -146,27 +151,66 @@ def _line_score(line: str) -> float:
     return score
 
 
+def title_line(lines: list[str]) -> str | None:
+    """The first line of a report of several lines — an issue's title, a question's first
+    sentence — when it reads like a heading rather than a log or a traceback frame."""
+    if len(lines) < 3:
+        return None
+    first = lines[0]
+    if len(first) > 200 or len(first.split()) < 2 or _FRAME_LINE.match(first):
+        return None
+    if first.lower().startswith(("traceback", "```")):
+        return None
+    return first
+
+
+def error_lines(lines: list[str], limit: int = ERROR_LINES) -> list[str]:
+    """The lines that state an error (an exception or an XLA status code), the last ones first
+    kept: in a traceback the final exception is the one that decides."""
+    out: list[str] = []
+    for line in reversed(lines):
+        if (_EXC.search(line) or _STATUS.search(line)) and not _FRAME_LINE.match(line):
+            if line[:200] not in (o[:200] for o in out):
+                out.append(line)
+        if len(out) >= limit:
+            break
+    return out[::-1]
+
+
+def query_views(norm: Normalized, facts: "Facts") -> dict[str, str]:
+    """The texts a report is searched by: `all` (its key lines), `head` (its title) and `err`
+    (its error lines). A view the input does not have is the `all` view, so a one-line query is
+    searched the same way by every view."""
+    full = "\n".join(k["text"] for k in facts.key_lines)
+    head = title_line(norm.lines) or full
+    errs = error_lines(norm.lines if len(norm.lines) <= 5000 else [k["text"] for k in facts.key_lines])
+    return {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
+
+
 def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int, str]]:
     """The lines that carry the error, in input order: (index into norm.lines, text).
 
-    Short inputs are kept whole. Long ones keep the best-scoring lines, preferring the last
-    occurrences (the final exception of a traceback is the one that matters).
+    Short inputs are kept whole. Long ones keep their title (see `title_line`) and the
+    best-scoring lines, preferring the last occurrences (the final exception of a traceback is the
+    one that matters).
     """
     lines = norm.lines
     if len(lines) <= limit:
         return list(enumerate(lines))
     scored = [(_line_score(l), i) for i, l in enumerate(lines)]
     seen: set[str] = set()
-    chosen: list[int] = []
+    chosen: list[int] = [0] if title_line(lines) else []
     for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
         if score <= 0 or len(chosen) >= limit:
             break
+        if i in chosen:
+            continue
         key = lines[i][:200]
         if key in seen:
             continue
         seen.add(key)
         chosen.append(i)
-    if not chosen:  # prose or no recognizable error: the first and last lines
+    if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
         chosen = list(range(min(limit // 2, len(lines)))) + \
             list(range(max(limit // 2, len(lines) - limit // 2), len(lines)))
     return [(i, lines[i]) for i in sorted(set(chosen))]
@@ -212,5 +256,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     m = _BATCH.search(scan)
     if m:
         facts.batch_size = int(m.group(1))
+    facts.profile = read_profile(scan).to_dict()
+    facts.context = read_context(scan).to_dict()
     facts.lang = detect_lang(scan[:5000])
     return facts

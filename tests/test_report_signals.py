@@ -1,0 +1,133 @@
+"""What a long real report is searched by: its title and error lines, its profile figures, and the
+context (another device, another service) that decides whether a TPU entry can be the answer."""
+
+from __future__ import annotations
+
+from assistant.evaluation import OOS, Outcome, Query, also_ids, metrics
+from assistant.retrieval.profile_rules import route
+from assistant.text.domain import read_context
+from assistant.text.normalize import normalize
+from assistant.text.parse import error_lines, parse, query_views, title_line
+from assistant.text.profile import read_profile
+
+REPORT = """Training hangs forever after upgrading the runtime
+
+We run a small model on a pod slice and since yesterday nothing happens after start-up.
+I tried three different images and two zones, it is always the same, really annoying.
+Here is what the log says before it stops printing anything:
+
+2026-01-04 10:11:12.000 I transport.py:157] Attempting refresh to obtain initial access_token
+RuntimeError: Cannot initialize the TPU system: DEADLINE_EXCEEDED: barrier timed out
+Any idea what else to try? Thanks a lot for reading.
+"""
+
+
+def test_title_and_error_lines_are_their_own_views():
+    norm = normalize(REPORT)
+    facts = parse(norm)
+    views = query_views(norm, facts)
+    assert views["head"] == "Training hangs forever after upgrading the runtime"
+    assert views["err"] == ("RuntimeError: Cannot initialize the TPU system: DEADLINE_EXCEEDED: "
+                            "barrier timed out")
+    assert "Training hangs forever" in views["all"]
+
+
+def test_a_short_input_is_searched_the_same_by_every_view():
+    norm = normalize("ValueError: must be a compile-time constant")
+    views = query_views(norm, parse(norm))
+    assert views["head"] == views["err"] == views["all"]
+
+
+def test_title_is_kept_among_the_key_lines_of_a_long_log():
+    log = "Slow input pipeline on my v4-8\n" + "\n".join(
+        f"RuntimeError: failure number {i} in the worker" for i in range(40))
+    facts = parse(log)
+    assert facts.key_lines[0] == {"line": 1, "text": "Slow input pipeline on my v4-8"}
+    assert len(facts.key_lines) == 12
+
+
+def test_title_line_refuses_logs_and_frames():
+    assert title_line(["Traceback (most recent call last):", "a", "b"]) is None
+    assert title_line(['File "x.py", line 3, in <module>', "a", "b"]) is None
+    assert title_line(["one line"]) is None
+
+
+def test_error_lines_keep_the_last_exceptions_once():
+    lines = ["ValueError: first", "noise", "ValueError: first", "KeyError: last"]
+    assert error_lines(lines) == ["ValueError: first", "KeyError: last"]
+
+
+def test_profile_overview_figures_are_read_in_both_languages():
+    p = read_profile("Host idle time (lower is better): 33.0%\nTPU idle time (lower is better): 0.0%\n"
+                     "Utilization of TPU Matrix Units (higher is better): 0.6%\n"
+                     "Average step time: 231.5 ms")
+    assert p.to_dict() == {"mxu_utilization": 0.6, "tpu_idle": 0.0, "host_idle": 33.0,
+                           "step_time_ms": 231.5}
+    p = read_profile("a utilização da MXU está em 3% e a TPU fica ociosa 2% do tempo; "
+                     "lote por núcleo de 4")
+    assert p.to_dict() == {"mxu_utilization": 3.0, "tpu_idle": 2.0, "per_core_batch": 4}
+    p = read_profile("Your program is HIGHLY input-bound because 71.3% of the total step time "
+                     "sampled is waiting for input.")
+    assert p.input_wait == 71.3
+
+
+def test_unrelated_percentages_are_not_profile_figures():
+    assert not read_profile("accuracy went from 91% to 85%, loss 0.3, GPU memory 80%")
+    assert not read_profile("download 45% complete")
+
+
+def test_profile_figures_route_between_look_alike_slowdowns():
+    def routed(text):
+        return sorted(h.entry_id for h in route(read_profile(text)))
+
+    assert routed("TPU idle time: 62%, MXU utilization 4%") == ["input-bottleneck"]
+    assert routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
+    assert routed("per-core batch size: 2") == ["small-batch"]
+    assert routed("MXU utilization: 71%, TPU idle time: 3%") == []
+    assert all(h.weight < 1.0 for h in route(read_profile("TPU idle 90%")))  # never decisive
+
+
+def test_profile_figures_show_in_facts_and_why(engine):
+    a = engine.ask("training on my v3-8 is slow; the overview page says Utilization of TPU Matrix "
+                   "Units: 2.1% and TPU idle time: 0.4%")
+    assert a.facts.profile == {"mxu_utilization": 2.1, "tpu_idle": 0.4}
+    assert a.best.id == "low-mxu"
+    assert any("MXU utilization 2.1%" in w for w in a.best.why)
+
+
+def test_context_gate():
+    assert read_context("No registered 'PyFunc' OpKernel for XLA_GPU_JIT devices").gate == "device"
+    assert read_context("CUDA out of memory on my A100").gate == "device"
+    assert read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
+    assert read_context("the Edge TPU compiler maps fewer ops").gate == "device"
+    assert read_context("Request had insufficient authentication scopes from aiplatform.init()"
+                        ).gate == "service"
+    assert read_context("ERROR: (gcloud.compute.ssh) Could not SSH into the instance").gate == "service"
+    assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
+    assert read_context("my model trains slowly").gate is None
+
+
+def test_the_answer_says_which_context_lowered_confidence(engine):
+    a = engine.ask("InvalidArgumentError: Detected unsupported operations when trying to compile "
+                   "graph on XLA_GPU_JIT: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for "
+                   "XLA_GPU_JIT devices compatible with node {{node EagerPyFunc}})")
+    assert a.facts.context["gate"] == "device"
+    assert any(w.startswith("context:") for w in a.best.why)
+    assert a.abstained
+
+
+def test_also_in_a_note_names_a_second_right_entry():
+    assert also_ids("HBM OOM on v2; also: hbm-oom") == ("hbm-oom",)
+    assert also_ids("also: low-mxu (0.6% shown)") == ("low-mxu",)
+    assert also_ids("may also be an XLA lowering bug") == ()
+    q = Query("x", "text", "batch-or-model-too-large", also=("hbm-oom",))
+    assert Outcome(q, ["hbm-oom", "small-batch"], False, 0.9).rank == 1
+
+
+def test_metrics_count_confusions_between_entries():
+    qs = [Query("a", "t", "hbm-oom"), Query("b", "t", "hbm-oom"), Query("c", "t", OOS)]
+    m = metrics([Outcome(qs[0], ["small-batch"], False, 0.9),
+                 Outcome(qs[1], ["hbm-oom"], False, 0.9),
+                 Outcome(qs[2], ["tpu-connection"], False, 0.9)])
+    assert m.confusion == {"hbm-oom -> small-batch": 1, "out-of-scope -> tpu-connection": 1}
+    assert [x["id"] for x in m.misses] == ["a", "c"]
