@@ -1,17 +1,25 @@
 """Decide: turn fused scores into a calibrated confidence, and abstain when nothing is convincing.
 
-confidence(entry) = sigmoid(bias + Σ coef_f · f) over the features `f` of `features()`: the entry's
-evidence from each channel (signature weight, normalized BM25, rescaled cosine), its `margin` over
-the runner-up (the lead that makes a match trustworthy), and
-`domain`, how much TPU/ML vocabulary the input uses, and `other_accel`, whether it names a GPU
-and no TPU (see text/domain.py). The coefficients are a
-logistic regression fitted by `scripts/calibrate.py`. Runner-ups get the top result's confidence
-scaled by their odds against it under the listwise ranking model (`runner_up_confidence`). The
-logistic is fitted by `scripts/calibrate.py`:
-positives are the top result of in-scope labelled inputs when it is right, negatives are the top
-result of out-of-scope inputs and of wrong answers. The abstention threshold is then chosen on the
-same data to keep false abstention low while refusing out-of-scope input (see README, "Answer
-quality").
+confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `features()`:
+
+- `sig`, `lex`, `dense` — the entry's evidence from each channel (signature weight, normalized
+  BM25, rescaled cosine), scaled down by a matching look-alike pattern;
+- `margin` — its lead over the runner-up in fused score, and `score` — the fused score itself;
+- `agree` — the share of channels and views (dense and BM25 on the whole input, its title and its
+  error lines) that rank it first: the right answer to a long report tends to win several views,
+  a look-alike one;
+- `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
+  all; `other_accel` / `other_service` — the context gate: another device (GPU, XLA_CPU, Edge
+  TPU…) or a non-TPU Google service / plain VM named and no TPU (see text/domain.py);
+- `long` — how long the input is (log10 of its lines, capped): real reports are long and their
+  evidence is diluted, written ones short.
+
+The coefficients are a logistic regression fitted by `scripts/calibrate.py` on written fixtures
+and real reports together: positives are top results that are right, negatives the top results
+of out-of-scope inputs, of wrong answers and of near misses answered with their entry. The
+abstention threshold is chosen on the same data (see README, "Answer quality"); the cross-validated
+figures are stored beside the coefficients. Runner-ups get the top result's confidence scaled by
+their odds against it under the listwise ranking model (`runner_up_confidence`).
 """
 
 from __future__ import annotations
@@ -30,7 +38,23 @@ def load_params(path: str | None = None) -> dict:
 
 
 FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel", "other_service", "score",
-            "long")
+            "long", "agree", "tpu")
+
+# The channels whose agreement on the top entry is a feature (see `agreement`).
+AGREE_CHANNELS = ("dense", "lex", "dense_head", "lex_head", "dense_err", "lex_err")
+
+
+def agreement(entry_id: str, retrieval, floor: float) -> float:
+    """Share of the dense and lexical channels (each view) whose best entry is `entry_id`:
+    the right answer to a report tends to win on several views at once, a look-alike on one."""
+    from .retrieval.fusion import channel_features
+
+    feats = {eid: channel_features(ev, floor) for eid, ev in retrieval.evidence.items()}
+    wins = 0
+    for ch in AGREE_CHANNELS:
+        best = max(feats, key=lambda eid: (feats[eid][ch], eid == entry_id), default=None)
+        wins += best == entry_id and feats[entry_id][ch] > 0
+    return wins / len(AGREE_CHANNELS)
 
 
 def features(scored, margin: float, retrieval, params: dict) -> dict[str, float]:
@@ -42,7 +66,9 @@ def features(scored, margin: float, retrieval, params: dict) -> dict[str, float]
             "dense": keep * dense_scaled(ev.dense, params["dense_floor"]),
             "margin": margin, "domain": retrieval.domain, "other_accel": retrieval.other_accel,
             "other_service": retrieval.other_service, "score": scored.score,
-            "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)}
+            "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2),
+            "agree": agreement(scored.entry_id, retrieval, params["dense_floor"]),
+            "tpu": float(bool(retrieval.facts.context.get("tpu")))}
 
 
 def _model(params: dict, used_dense: bool) -> tuple[dict, float]:
