@@ -7,8 +7,8 @@ from typing import Iterator
 
 from .. import placeholders
 from ..advice import ADVISOR_OUTPUTS, ADVISORS
-from ..retrieval.signatures import SignatureError, compile_signature
 from .loader import LoadedEntry, LoadResult, load_paths
+from .patterns import SignatureError, compile_signature
 from .problems import Problem
 from .schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NumberNode
 
