@@ -41,7 +41,8 @@ FORMAT_VERSION = 1
 Progress = Callable[[int, int], None]
 # The code that decides what goes into the index: when it changes, an index built by the old code
 # is stale even if the knowledge files are not.
-_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py")
+_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py",
+                     "text/markdown.py")
 
 
 def pipeline_hash() -> str:
