@@ -10,10 +10,15 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .. import placeholders
+from .ids import PROJECT_ID
 from .normalize import Normalized, normalize
 from .tokens import STOP_EN, STOP_PT, fold
 
 KEY_LINES = 12
+# Inputs up to this many lines are scanned whole (exceptions here, signatures in the engine);
+# longer ones only through their key lines, so a huge log costs a bounded amount of matching.
+FULL_SCAN_LINES = 5000
+LANG_SAMPLE_CHARS = 5000  # the language is told from the start of the text
 
 STATUS_CODES = (
     "RESOURCE_EXHAUSTED INVALID_ARGUMENT NOT_FOUND UNAVAILABLE DEADLINE_EXCEEDED INTERNAL "
@@ -49,9 +54,9 @@ _ZONE = [
     re.compile(r"\b((?:us|europe|asia|northamerica|southamerica|australia|me|africa)-[a-z]+\d+-[a-z])\b"),
 ]
 _PROJECT = [
-    re.compile(r"--project[= ]([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
-    re.compile(r"/projects/([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
-    re.compile(r"\bproject[ _-]?id[:= ]+([a-z][-a-z0-9]{4,28}[a-z0-9])\b", re.I),
+    re.compile(rf"--project[= ]({PROJECT_ID})\b"),
+    re.compile(rf"/projects/({PROJECT_ID})\b"),
+    re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
 ]
 _ACCEL = re.compile(r"\b(v[2-7][a-z]*-\d{1,4})\b")
 _GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b", re.I)
@@ -181,7 +186,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
 
     seen_exc: set[tuple[str, str]] = set()
-    for i, line in enumerate(norm.lines if len(norm.lines) <= 5000 else [t for _, t in key]):
+    for line in norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [t for _, t in key]:
         for m in _EXC.finditer(line):
             etype = m.group(1)
             msg = (m.group("msg") or "").strip()
@@ -212,5 +217,5 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     m = _BATCH.search(scan)
     if m:
         facts.batch_size = int(m.group(1))
-    facts.lang = detect_lang(scan[:5000])
+    facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     return facts
