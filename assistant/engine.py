@@ -20,7 +20,7 @@ from .retrieval.fusion import Evidence, Scored, fuse
 from .retrieval.signatures import SignatureMatcher
 from .text.normalize import normalize
 from .text.domain import domain_terms, other_accelerator
-from .text.parse import Facts, parse
+from .text.parse import FULL_SCAN_LINES, Facts, parse
 from .text.tokens import tokenize
 
 DENSE_K = 200  # chunks fetched from FAISS per query
@@ -168,7 +168,7 @@ class Engine:
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
         # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
-        if len(norm.lines) <= 5000:
+        if len(norm.lines) <= FULL_SCAN_LINES:
             lines, numbers = norm.lines, norm.line_numbers
         else:
             lines = [k["text"] for k in facts.key_lines]
