@@ -33,8 +33,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from assistant.retrieval import dense
 
         def refuse(self):
-            raise RuntimeError("the fast tier must not load the real model: use the fake_embedder or "
-                               "fast_engine fixture, or let the test be marked slow")
+            raise RuntimeError("the fast tier must not load the real model: use the "
+                               "fake_embedder or fast_engine fixture, or let the test be slow")
 
         dense.Embedder.load = refuse
 

@@ -27,7 +27,7 @@ def _features(text: str) -> list[str]:
     feats = [f"w:{w}" for w in words]
     for w in words:
         padded = f"#{w}#"
-        feats.extend(f"c:{padded[i:i + 3]}" for i in range(max(1, len(padded) - 2)))
+        feats.extend(f"c:{padded[i : i + 3]}" for i in range(max(1, len(padded) - 2)))
     return feats
 
 

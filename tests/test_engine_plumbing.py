@@ -11,11 +11,14 @@ import pytest
 from assistant.retrieval import dense
 from fakes import HashingEmbedder
 
-HBM = ("tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
-       "memory space hbm; used: 9.82G; limit: 7.48G.")
+HBM = (
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
+    "memory space hbm; used: 9.82G; limit: 7.48G."
+)
 
 
 # -- the stand-in itself -----------------------------------------------------------------------
+
 
 def test_hashing_embedder_has_the_embedder_contract():
     e = HashingEmbedder()
@@ -36,6 +39,7 @@ def test_hashing_embedder_is_deterministic_and_graded():
 
 
 # -- the engine over hashing vectors -----------------------------------------------------------
+
 
 def test_answer_has_the_documented_shape(fast_engine):
     answer = fast_engine.ask(HBM, top_k=3)

@@ -72,8 +72,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))
-           if "_knowledge" not in p.parts}
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "_knowledge" not in p.parts}
 
 
 def layer_of(module: str) -> int | None:
@@ -81,9 +80,12 @@ def layer_of(module: str) -> int | None:
         return LAYERS[module]
     best = None
     for prefix, layer in LAYERS.items():
-        if prefix.endswith(".") and module.startswith(prefix):
-            if best is None or len(prefix) > len(best[0]):
-                best = (prefix, layer)
+        if (
+            prefix.endswith(".")
+            and module.startswith(prefix)
+            and (best is None or len(prefix) > len(best[0]))
+        ):
+            best = (prefix, layer)
     if best is None and module + "." in LAYERS:  # a package's own __init__
         return LAYERS[module + "."]
     return best[1] if best else None
@@ -135,8 +137,11 @@ def _module_level_nodes(tree: ast.Module) -> set[ast.AST]:
             for field in ("body", "orelse", "finalbody", "handlers"):
                 block = getattr(st, field, None)
                 if isinstance(block, list):
-                    visit([s for s in block if isinstance(s, ast.stmt)] if field != "handlers"
-                          else [s for h in block for s in h.body])
+                    visit(
+                        [s for s in block if isinstance(s, ast.stmt)]
+                        if field != "handlers"
+                        else [s for h in block for s in h.body]
+                    )
 
     visit(tree.body)
     return found
@@ -166,21 +171,31 @@ def test_no_module_imports_from_a_layer_above_it():
                 continue
             other = layer_of(target)
             if other is not None and other > own:
-                violations.add(f"{MODULES[module].relative_to(ROOT)}:{line}: {module} "
-                               f"({NAMES[own]}) imports {target} ({NAMES[other]})")
+                violations.add(
+                    f"{MODULES[module].relative_to(ROOT)}:{line}: {module} "
+                    f"({NAMES[own]}) imports {target} ({NAMES[other]})"
+                )
     assert not violations, "imports pointing up a layer:\n" + "\n".join(sorted(violations))
 
 
 def test_only_the_tui_imports_textual():
-    offenders = [f"{MODULES[m].relative_to(ROOT)}:{line}" for m in MODULES
-                 if not m.startswith("assistant.tui")
-                 for line, target, _ in imports(m) if target.split(".")[0] == "textual"]
+    offenders = [
+        f"{MODULES[m].relative_to(ROOT)}:{line}"
+        for m in MODULES
+        if not m.startswith("assistant.tui")
+        for line, target, _ in imports(m)
+        if target.split(".")[0] == "textual"
+    ]
     assert not offenders, f"textual imported outside assistant/tui: {offenders}"
 
 
 def test_model_stack_is_never_imported_at_module_level():
-    offenders = [f"{MODULES[m].relative_to(ROOT)}:{line}: {target}" for m in MODULES
-                 for line, target, top in imports(m) if top and target.split(".")[0] in HEAVY]
+    offenders = [
+        f"{MODULES[m].relative_to(ROOT)}:{line}: {target}"
+        for m in MODULES
+        for line, target, top in imports(m)
+        if top and target.split(".")[0] in HEAVY
+    ]
     assert not offenders, f"import these lazily, inside the function that needs them: {offenders}"
 
 
@@ -188,10 +203,13 @@ def test_model_stack_is_never_imported_at_module_level():
 def test_importing_the_query_path_loads_no_model_stack():
     """The same, at run time: importing the CLI, the engine and the store pulls in none of it
     (an indirect import through a third-party package would escape the static check above)."""
-    code = ("import sys, assistant.cli.main, assistant.cli.output, assistant.engine, assistant.store,"
-            " assistant.walk, assistant.export, assistant.history\n"
-            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                       timeout=120)
+    code = (
+        "import sys, assistant.cli.main, assistant.cli.output, assistant.engine,"
+        " assistant.store, assistant.walk, assistant.export, assistant.history\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
