@@ -21,8 +21,8 @@ from .retrieval.signatures import SignatureMatcher
 from .text.normalize import normalize
 from .retrieval.profile_rules import route as route_profile
 from .text.domain import domain_terms
+from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
 from .text.profile import read_profile
-from .text.parse import Facts, parse, query_views
 from .text.tokens import tokenize
 
 DENSE_K = 200  # chunks fetched from FAISS per query
@@ -174,7 +174,7 @@ class Engine:
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
         # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
-        if len(norm.lines) <= 5000:
+        if len(norm.lines) <= FULL_SCAN_LINES:
             lines, numbers = norm.lines, norm.line_numbers
         else:
             lines = [k["text"] for k in facts.key_lines]
@@ -194,7 +194,7 @@ class Engine:
         """Supporting evidence from pasted profile figures (see retrieval/profile_rules.py)."""
         if not facts.profile:
             return
-        line = next((norm.line_numbers[i] for i, text in enumerate(norm.lines[:5000])
+        line = next((norm.line_numbers[i] for i, text in enumerate(norm.lines[:FULL_SCAN_LINES])
                      if read_profile(text)), norm.line_numbers[0])
         for hit in route_profile(read_profile(norm.text[:200_000])):
             ev = evidence[hit.entry_id]

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from .history import Session, Turn, atomic_write_text
-from .redact import redact_text
+from .redact import placeholder_for, redact_text
 
 QUERY_LINES = 200  # lines of a pasted log kept in the export
 
@@ -120,10 +120,7 @@ def session_markdown(session: Session, lang: str = "en", redact: bool = False) -
         text = redact_text(str(text), known)
         for value in projects:
             if value in text:
-                if value not in known:
-                    n = 1 + sum(1 for v in known.values() if v.rsplit("_", 1)[0] == "PROJECT")
-                    known[value] = f"PROJECT_{n}"
-                text = text.replace(value, known[value])
+                text = text.replace(value, placeholder_for(value, "PROJECT", known))
         return text
 
     out = [f"# {t['title']} — {session.created.replace('T', ' ')}", ""]

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import paths
+from .fsutil import fsync_dir
 
 FORMAT = 1
 QUERY_MAX = 200_000  # characters of a query kept in a session (a 10 MB paste keeps its head+tail)
@@ -144,14 +145,7 @@ def atomic_write_text(path: Path, text: str) -> None:
         except OSError:
             pass
         raise
-    try:  # make the rename itself durable
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    fsync_dir(path.parent)  # make the rename itself durable
 
 
 def session_path(session_id: str, base: Path | None = None) -> Path:

@@ -11,6 +11,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from .text.ids import PROJECT_ID
+
 
 @dataclass(frozen=True)
 class Placeholder:
@@ -28,7 +30,7 @@ KNOWN: dict[str, Placeholder] = {
     for p in [
         Placeholder("tpu_name", _RESOURCE, "TPU node or TPU VM name"),
         Placeholder("zone", r"[a-z]+(?:-[a-z]+)*[0-9]+-[a-z]", "Compute zone, e.g. us-central1-b"),
-        Placeholder("project", r"[a-z][-a-z0-9]{4,28}[a-z0-9]|[a-z][-a-z0-9.:]{4,60}[a-z0-9]",
+        Placeholder("project", rf"{PROJECT_ID}|[a-z][-a-z0-9.:]{{4,60}}[a-z0-9]",
                     "Google Cloud project id"),
         Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+", "Accelerator type, e.g. v3-8"),
         Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),

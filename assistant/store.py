@@ -32,6 +32,7 @@ from typing import Callable
 
 import numpy as np
 
+from .fsutil import fsync_dir
 from .kb import KnowledgeBase
 from .retrieval import dense
 from .retrieval.chunks import Chunk, entry_chunks, lexical_document
@@ -41,7 +42,8 @@ FORMAT_VERSION = 1
 Progress = Callable[[int, int], None]
 # The code that decides what goes into the index: when it changes, an index built by the old code
 # is stale even if the knowledge files are not.
-_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py")
+_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py",
+                     "text/markdown.py")
 
 
 def pipeline_hash() -> str:
@@ -99,19 +101,6 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def current_version(root: Path) -> Path | None:
@@ -240,11 +229,11 @@ def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
                 os.fsync(fh.fileno())
         version = root / f"v-{manifest['kb_hash'][:12]}-{uuid.uuid4().hex[:8]}"
         os.rename(tmp, version)
-        _fsync_dir(root)
+        fsync_dir(root)
         pointer = root / f".CURRENT-{uuid.uuid4().hex}"
         pointer.write_text(version.name + "\n")
         os.replace(pointer, root / "CURRENT")
-        _fsync_dir(root)
+        fsync_dir(root)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

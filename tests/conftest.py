@@ -1,5 +1,12 @@
 """Shared fixtures. The default run uses the real model and real FAISS (the model ships in a
-package, so this works offline); one index is built per session into a temporary directory."""
+package, so this works offline); one index is built per session into a temporary directory.
+
+Tiers: a test that uses the real model, directly or through a fixture (`real_embedder`, `engine`,
+`cli_env`, `run_cli`, and so every TUI test), is marked `slow` here at collection, so the marker
+cannot be forgotten. `pytest -m "not slow"` (`make test-fast`) is the fast tier: there the real
+model refuses to load, and `fake_embedder` / `fast_engine` (a hashing embedder, tests/fakes.py)
+serve the tests that only need vectors to flow.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +24,49 @@ os.environ["TPU_ASSIST_USER_KB"] = str(ROOT / "tests" / "fixtures" / "no-user-kb
 os.environ.setdefault("TPU_ASSIST_DATA_DIR", "/tmp/tpu-assist-test-data")
 
 
+# Fixtures that load the real model or build an index with it: every test using one is `slow`.
+REAL_MODEL_FIXTURES = frozenset({"real_embedder", "engine", "cli_env", "run_cli"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "not slow" in (config.option.markexpr or ""):
+        from assistant.retrieval import dense
+
+        def refuse(self):
+            raise RuntimeError("the fast tier must not load the real model: use the "
+                               "fake_embedder or fast_engine fixture, or let the test be slow")
+
+        dense.Embedder.load = refuse
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if REAL_MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+        parts = Path(str(item.path)).parts
+        if "tui" in parts:
+            item.add_marker(pytest.mark.tui)
+        if item.path.name == "test_tmux.py":
+            item.add_marker(pytest.mark.tmux)
+
+
 @pytest.fixture(scope="session")
-def embedder():
+def real_embedder():
     from assistant.retrieval.dense import Embedder
 
     return Embedder()
+
+
+@pytest.fixture(scope="session")
+def embedder(real_embedder):
+    return real_embedder
+
+
+@pytest.fixture(scope="session")
+def fake_embedder():
+    from fakes import HashingEmbedder
+
+    return HashingEmbedder()
 
 
 @pytest.fixture(scope="session")
@@ -37,10 +82,25 @@ def index_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def engine(kb, index_root, embedder):
+def engine(kb, index_root, real_embedder):
     from assistant.engine import Engine
 
-    e = Engine(kb=kb, index_root=index_root, embedder=embedder)
+    e = Engine(kb=kb, index_root=index_root, embedder=real_embedder)
+    e.warm_up()
+    return e
+
+
+@pytest.fixture(scope="session")
+def fast_index_root(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("fast-index")
+
+
+@pytest.fixture(scope="session")
+def fast_engine(kb, fast_index_root, fake_embedder):
+    """The real engine and knowledge base over an index of hashing vectors: for plumbing tests."""
+    from assistant.engine import Engine
+
+    e = Engine(kb=kb, index_root=fast_index_root, embedder=fake_embedder)
     e.warm_up()
     return e
 

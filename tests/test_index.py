@@ -18,6 +18,17 @@ from assistant.retrieval import dense
 KNOWLEDGE = Path(__file__).resolve().parent.parent / "knowledge"
 
 
+@pytest.fixture(params=["hashing", pytest.param("model", marks=pytest.mark.slow)])
+def embedder(request):
+    """The store's behaviour does not depend on what the vectors mean: each test runs with the
+    hashing embedder (fast tier) and with the real model (full suite)."""
+    if request.param == "hashing":
+        from fakes import HashingEmbedder
+
+        return HashingEmbedder()
+    return request.getfixturevalue("real_embedder")
+
+
 @pytest.fixture()
 def small_kb(tmp_path):
     d = tmp_path / "kb"

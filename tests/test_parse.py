@@ -71,6 +71,6 @@ def test_language_detection():
 
 
 def test_plain_text_keeps_identifiers():
-    from assistant.retrieval.chunks import plain
+    from assistant.text.markdown import plain
 
     assert plain("Set **`drop_remainder=True`** ([docs](https://x))") == "Set drop_remainder=True (docs)"

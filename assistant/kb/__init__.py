@@ -11,7 +11,7 @@ from .loader import LoadedEntry, load_paths
 from .problems import Problem
 from .schema import Entry
 
-__all__ = ["KnowledgeBase", "load_knowledge", "validate", "Entry", "LoadedEntry", "Problem"]
+__all__ = ["Entry", "KnowledgeBase", "LoadedEntry", "Problem", "load_knowledge", "validate"]
 
 
 @dataclass
@@ -43,7 +43,8 @@ class KnowledgeBase:
         return h.hexdigest()
 
 
-def load_knowledge(builtin: Path | None = None, user_dirs: list[Path] | None = None) -> KnowledgeBase:
+def load_knowledge(builtin: Path | None = None,
+                   user_dirs: list[Path] | None = None) -> KnowledgeBase:
     """Load the built-in entries (must be valid) and the user's (broken ones are skipped, warned).
 
     A user entry with the id of a built-in one is skipped too: built-in ids are stable contracts.

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator
 
 from .. import placeholders
 from ..advice import ADVISOR_OUTPUTS, ADVISORS
-from ..retrieval.signatures import SignatureError, compile_signature
 from .loader import LoadedEntry, LoadResult, load_paths
+from .patterns import SignatureError, compile_signature
 from .problems import Problem
-from .schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NumberNode
+from .schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, Node, NumberNode, Signature
 
 
-def _edges(node) -> list[tuple[str, str]]:
+def _edges(node: Node) -> list[tuple[str, str]]:
     """(field location relative to the node, target id) for every outgoing edge."""
     if isinstance(node, ChoiceNode):
         return [(f"options[{i}].next", o.next) for i, o in enumerate(node.options)]
@@ -52,11 +52,11 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
             if target not in nodes:
                 continue
             if colour.get(target) == 1:
-                loop = " -> ".join(trail[trail.index(target):] + [nid, target]) \
+                loop = " -> ".join([*trail[trail.index(target):], nid, target]) \
                     if target in trail else f"{nid} -> {target}"
                 yield Problem(path, f"tree.nodes.{nid}", "E022", f"cycle: {loop}")
             elif target not in colour:
-                yield from visit(target, trail + [nid])
+                yield from visit(target, [*trail, nid])
         colour[nid] = 2
 
     for nid in nodes:
@@ -84,8 +84,9 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                               "add a branch without `when` so every number leads somewhere")
             for i, name in enumerate(node.advice):
                 if name not in ADVISORS:
+                    known = ", ".join(sorted(ADVISORS))
                     yield Problem(path, f"tree.nodes.{nid}.advice[{i}]", "E042",
-                                  f"unknown advisor '{name}' (known: {', '.join(sorted(ADVISORS))})")
+                                  f"unknown advisor '{name}' (known: {known})")
 
 
 def _tree_variables(entry: Entry) -> set[str]:
@@ -108,7 +109,8 @@ def _signature_problems(path: str, entry: Entry) -> Iterator[Problem]:
         yield from _pattern_problems(path, field_name, sigs)
 
 
-def _pattern_problems(path: str, field_name: str, sigs) -> Iterator[Problem]:
+def _pattern_problems(path: str, field_name: str,
+                      sigs: Sequence[Signature]) -> Iterator[Problem]:
     for i, sig in enumerate(sigs):
         where = f"{field_name}[{i}].pattern"
         try:
@@ -139,8 +141,9 @@ def lint_collection(entries: list[LoadedEntry], known_ids: set[str] | None = Non
     first: dict[str, LoadedEntry] = {}
     for le in entries:
         if le.entry.id in first:
+            where = first[le.entry.id].path
             problems.append(Problem(str(le.path), "id", "E011",
-                                    f"id '{le.entry.id}' is already defined in {first[le.entry.id].path}"))
+                                    f"id '{le.entry.id}' is already defined in {where}"))
         else:
             first[le.entry.id] = le
     ids = set(first) | (known_ids or set())
@@ -158,8 +161,10 @@ def lint_collection(entries: list[LoadedEntry], known_ids: set[str] | None = Non
     return problems
 
 
-def validate(paths: list[Path], known_ids: set[str] | None = None) -> tuple[LoadResult, list[Problem]]:
-    """Schema, then lint, over files and directories. Returns the loaded entries and all problems."""
+def validate(paths: list[Path],
+             known_ids: set[str] | None = None) -> tuple[LoadResult, list[Problem]]:
+    """Schema, then lint, over files and directories. Returns the loaded entries and all
+    problems."""
     result = load_paths(paths)
     problems = list(result.problems)
     for le in result.entries:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -17,7 +18,7 @@ SUFFIXES = (".yaml", ".yml")
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def safe_load(text: str):
+def safe_load(text: str) -> Any:
     """`yaml.safe_load`, through the C implementation of the same safe loader when available."""
     return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - SafeLoader/CSafeLoader only
 
@@ -47,7 +48,7 @@ def knowledge_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def _location(loc: tuple) -> str:
+def _location(loc: tuple[Any, ...]) -> str:
     parts: list[str] = []
     for item in loc:
         if isinstance(item, int):
@@ -58,9 +59,9 @@ def _location(loc: tuple) -> str:
     return "".join(parts) or "<root>"
 
 
-def _strip_union_tags(loc: tuple, raw: object) -> tuple:
+def _strip_union_tags(loc: tuple[Any, ...], raw: object) -> tuple[Any, ...]:
     """Drop the discriminator tags pydantic inserts into locations, keeping real keys."""
-    out: list = []
+    out: list[Any] = []
     node = raw
     for item in loc:
         if isinstance(node, dict):

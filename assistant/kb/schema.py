@@ -11,7 +11,7 @@ unknown placeholders) is checked by :mod:`assistant.kb.lint`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -143,7 +143,7 @@ class CodeStep(Strict):
     text: Text | None = None
 
     @model_validator(mode="after")
-    def _changes_something(self) -> "CodeStep":
+    def _changes_something(self) -> CodeStep:
         if self.before == self.after:
             raise ValueError("a code change must differ between `before` and `after`")
         return self
@@ -154,7 +154,7 @@ class NoteStep(Strict):
     text: Text
 
 
-Step = Annotated[Union[CommandStep, CodeStep, NoteStep], Field(discriminator="kind")]
+Step = Annotated[CommandStep | CodeStep | NoteStep, Field(discriminator="kind")]
 
 
 class FixNode(Strict):
@@ -165,7 +165,7 @@ class FixNode(Strict):
     related: list[str] = Field(default_factory=list)
 
 
-Node = Annotated[Union[ChoiceNode, NumberNode, FixNode], Field(discriminator="kind")]
+Node = Annotated[ChoiceNode | NumberNode | FixNode, Field(discriminator="kind")]
 
 
 class Tree(Strict):

@@ -7,15 +7,10 @@ import re
 from dataclasses import dataclass
 
 from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NoteStep, NumberNode
+from ..text.markdown import plain  # also imported from here by cli/output.py and the TUI
 
-# Markdown syntax to drop. Underscores stay: they are part of identifiers (drop_remainder,
-# steps_per_execution), and the knowledge base does not use them for emphasis.
-_MD = re.compile(r"[`*>#]+|\[([^\]]*)\]\([^)]*\)")
-
-
-def plain(markdown: str) -> str:
-    """Markdown -> plain text, good enough for indexing."""
-    return re.sub(r"\s+", " ", _MD.sub(lambda m: m.group(1) or " ", markdown)).strip()
+__all__ = ["Chunk", "entry_chunks", "entry_full_text", "lexical_document", "plain",
+           "signature_texts"]
 
 
 @dataclass(frozen=True)

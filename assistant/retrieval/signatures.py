@@ -8,15 +8,16 @@ lookaround; the linter reports such patterns (E030).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
+
+# Compilation lives in the kb layer (the linter needs it too); re-exported here for callers.
+from ..kb.patterns import SignatureError, compile_signature, pattern_source, re2_options
 
 if TYPE_CHECKING:  # the schema imports nothing from here; keep it that way at run time too
     from ..kb.schema import Signature
 
-
-class SignatureError(ValueError):
-    pass
+__all__ = ["SignatureError", "SignatureHit", "SignatureMatcher", "compile_signature",
+           "match_signatures"]
 
 
 @dataclass(frozen=True)
@@ -30,48 +31,16 @@ class SignatureHit:
     captures: dict[str, str]
 
 
-def _options(ignore_case: bool):
-    import re2
-
-    opts = re2.Options()
-    opts.case_sensitive = not ignore_case
-    opts.log_errors = False
-    opts.max_mem = 8 << 20
-    return opts
-
-
-@lru_cache(maxsize=4096)
-def _compile(kind: str, pattern: str, ignore_case: bool):
-    import re2
-
-    source = re2.escape(pattern) if kind == "literal" else pattern
-    try:
-        return re2.compile(source, _options(ignore_case))
-    except Exception as exc:  # re2.error carries bytes; make it readable
-        detail = exc.args[0] if exc.args else exc
-        if isinstance(detail, bytes):
-            detail = detail.decode("utf-8", "replace")
-        raise SignatureError(str(detail)) from None
-
-
-def compile_signature(sig: Signature):
-    """Compile one signature or raise SignatureError with RE2's reason."""
-    return _compile(sig.kind, sig.pattern, sig.ignore_case)
-
-
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
 
 
 def _compile_set(group):
     import re2
 
-    opts = _options(False)
-    opts.max_mem = 64 << 20
-    rset = re2.Set.SearchSet(opts)
+    rset = re2.Set.SearchSet(re2_options(False, max_mem=64 << 20))
     try:
         for _, sig, _ in group:
-            src = re2.escape(sig.pattern) if sig.kind == "literal" else sig.pattern
-            rset.Add(("(?i)" if sig.ignore_case else "") + src)
+            rset.Add(("(?i)" if sig.ignore_case else "") + pattern_source(sig.kind, sig.pattern))
         if rset.Compile() is False:  # the binding returns None on success, raises or False on failure
             return None
         return rset

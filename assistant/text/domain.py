@@ -34,7 +34,8 @@ def domain_terms(text: str) -> list[str]:
 # Another accelerator named, and no TPU: such input is about a GPU machine, not this knowledge base.
 OTHER_ACCELERATOR = frozenset(tokenize(
     "gpu gpus cuda cudnn nccl nvidia nvidia-smi a100 h100 v100 t4 l4 rtx mps rocm hip"))
-TPU_WORDS = frozenset(tokenize("tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustrategy mxu hbm pjrt"))
+TPU_WORDS = frozenset(tokenize(
+    "tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustrategy mxu hbm pjrt"))
 
 
 def other_accelerator(text: str) -> bool:

@@ -46,7 +46,6 @@ class Normalized:
     lines: list[str]  # cleaned, non-empty lines
     line_numbers: list[int]  # 1-based line numbers in the original input
     truncated: bool  # the input was longer than the documented limits
-    original_chars: int
 
     @property
     def text(self) -> str:
@@ -78,7 +77,6 @@ def strip_prefixes(line: str) -> str:
 
 def normalize(raw: str | bytes) -> Normalized:
     text = to_text(raw)
-    original = len(text)
     truncated = False
     if len(text) > MAX_CHARS:
         head, tail = text[: MAX_CHARS // 4], text[-(MAX_CHARS * 3 // 4):]
@@ -102,4 +100,4 @@ def normalize(raw: str | bytes) -> Normalized:
         if line:
             lines.append(line)
             numbers.append(no)
-    return Normalized(lines, numbers, truncated, original)
+    return Normalized(lines, numbers, truncated)

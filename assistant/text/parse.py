@@ -6,17 +6,24 @@ matters rather than by its noise. Every fact is plain data (the `facts` of `ask 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .. import placeholders
 from .domain import read_context
+from .ids import PROJECT_ID
 from .normalize import Normalized, normalize
 from .profile import read_profile
 from .tokens import STOP_EN, STOP_PT, fold
 
 KEY_LINES = 12
 ERROR_LINES = 4
+# Inputs up to this many lines are scanned whole (exceptions here, signatures in the engine);
+# longer ones only through their key lines, so a huge log costs a bounded amount of matching.
+FULL_SCAN_LINES = 5000
+LANG_SAMPLE_CHARS = 5000  # the language is told from the start of the text
 
 STATUS_CODES = (
     "RESOURCE_EXHAUSTED INVALID_ARGUMENT NOT_FOUND UNAVAILABLE DEADLINE_EXCEEDED INTERNAL "
@@ -52,9 +59,9 @@ _ZONE = [
     re.compile(r"\b((?:us|europe|asia|northamerica|southamerica|australia|me|africa)-[a-z]+\d+-[a-z])\b"),
 ]
 _PROJECT = [
-    re.compile(r"--project[= ]([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
-    re.compile(r"/projects/([a-z][-a-z0-9]{4,28}[a-z0-9])\b"),
-    re.compile(r"\bproject[ _-]?id[:= ]+([a-z][-a-z0-9]{4,28}[a-z0-9])\b", re.I),
+    re.compile(rf"--project[= ]({PROJECT_ID})\b"),
+    re.compile(rf"/projects/({PROJECT_ID})\b"),
+    re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
 ]
 _ACCEL = re.compile(r"\b(v[2-7][a-z]*-\d{1,4})\b")
 _GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b", re.I)
@@ -65,10 +72,12 @@ _OP = [
 ]
 _NODE = re.compile(r"\{\{node ([^}]+)\}\}")
 _SHAPE = re.compile(
-    r"(?:\b[fsub](?:8|16|32|64)|\bbf16|\bpred)\[[\d,]*\]|\[(?:None|\?|-1|\d+)(?:,\s*(?:None|\?|-1|\d+))+\]"
+    r"(?:\b[fsub](?:8|16|32|64)|\bbf16|\bpred)\[[\d,]*\]"
+    r"|\[(?:None|\?|-1|\d+)(?:,\s*(?:None|\?|-1|\d+))+\]"
 )
 _BATCH = re.compile(
-    r"\b(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?|tamanho\s+do\s+lote)"
+    r"\b(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?"
+    r"|tamanho\s+do\s+lote)"
     r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b", re.I)
 
 _KEY_WORDS = re.compile(
@@ -80,10 +89,10 @@ _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\
 
 @dataclass
 class Facts:
-    exceptions: list[dict] = field(default_factory=list)  # [{"type", "message", "line"}]
+    exceptions: list[dict[str, Any]] = field(default_factory=list)  # [{"type", "message", "line"}]
     status_codes: list[str] = field(default_factory=list)
     frameworks: list[str] = field(default_factory=list)
-    numbers: list[dict] = field(default_factory=list)  # [{"value", "unit", "text"}]
+    numbers: list[dict[str, Any]] = field(default_factory=list)  # [{"value", "unit", "text"}]
     tpu_name: str | None = None
     zone: str | None = None
     project: str | None = None
@@ -97,11 +106,11 @@ class Facts:
     profile: dict = field(default_factory=dict)  # overview figures: mxu_utilization, tpu_idle…
     context: dict = field(default_factory=dict)  # TPU / other-device / other-service evidence
     lang: str = "en"
-    key_lines: list[dict] = field(default_factory=list)  # [{"line": original no, "text"}]
+    key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def values(self) -> dict[str, str]:
@@ -110,10 +119,8 @@ class Facts:
         for name in ("tpu_name", "zone", "project", "accelerator_type", "tpu_generation", "ip"):
             v = getattr(self, name)
             if v:
-                try:
+                with contextlib.suppress(placeholders.PlaceholderError):
                     out[name] = placeholders.validate_value(name, v)
-                except placeholders.PlaceholderError:
-                    pass
         if self.op_names:
             out["op_name"] = self.op_names[0]
         if self.batch_size:
@@ -121,7 +128,7 @@ class Facts:
         return out
 
 
-def _first(patterns: list[re.Pattern], text: str) -> str | None:
+def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     for rx in patterns:
         m = rx.search(text)
         if m:
@@ -183,7 +190,7 @@ def query_views(norm: Normalized, facts: "Facts") -> dict[str, str]:
     searched the same way by every view."""
     full = "\n".join(k["text"] for k in facts.key_lines)
     head = title_line(norm.lines) or full
-    errs = error_lines(norm.lines if len(norm.lines) <= 5000 else [k["text"] for k in facts.key_lines])
+    errs = error_lines(norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [k["text"] for k in facts.key_lines])
     return {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
 
 
@@ -197,7 +204,7 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
     lines = norm.lines
     if len(lines) <= limit:
         return list(enumerate(lines))
-    scored = [(_line_score(l), i) for i, l in enumerate(lines)]
+    scored = [(_line_score(line), i) for i, line in enumerate(lines)]
     seen: set[str] = set()
     chosen: list[int] = [0] if title_line(lines) else []
     for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
@@ -225,18 +232,19 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
 
     seen_exc: set[tuple[str, str]] = set()
-    for i, line in enumerate(norm.lines if len(norm.lines) <= 5000 else [t for _, t in key]):
-        for m in _EXC.finditer(line):
-            etype = m.group(1)
-            msg = (m.group("msg") or "").strip()
+    for line in norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [t for _, t in key]:
+        for exc in _EXC.finditer(line):
+            etype = exc.group(1)
+            msg = (exc.group("msg") or "").strip()
             if (etype, msg) in seen_exc or len(facts.exceptions) >= 10:
                 continue
             seen_exc.add((etype, msg))
             facts.exceptions.append({"type": etype, "message": msg})
     facts.status_codes = list(dict.fromkeys(_STATUS.findall(scan)))[:10]
     facts.frameworks = [name for name, rx in _FRAMEWORKS.items() if rx.search(scan)]
-    for m in list(_NUM_UNIT.finditer(scan))[:30]:
-        facts.numbers.append({"value": float(m.group(1)), "unit": m.group(2), "text": m.group(0)})
+    for num in list(_NUM_UNIT.finditer(scan))[:30]:
+        facts.numbers.append({"value": float(num.group(1)), "unit": num.group(2),
+                              "text": num.group(0)})
     facts.tpu_name = _first(_TPU_NAME, scan)
     facts.zone = _first(_ZONE, scan)
     facts.project = _first(_PROJECT, scan)
@@ -250,7 +258,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     m = _IP.search(scan)
     if m and all(int(p) < 256 for p in m.group(1).split(".")):
         facts.ip = m.group(1)
-    facts.op_names = list(dict.fromkeys(m.group(1) for rx in _OP for m in rx.finditer(scan)))[:5]
+    facts.op_names = list(dict.fromkeys(op.group(1) for rx in _OP for op in rx.finditer(scan)))[:5]
     facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
     facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
     m = _BATCH.search(scan)
@@ -258,5 +266,5 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         facts.batch_size = int(m.group(1))
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan).to_dict()
-    facts.lang = detect_lang(scan[:5000])
+    facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     return facts

@@ -1,4 +1,4 @@
-"""Tokenizer for the lexical channel: English and Portuguese, accents folded, identifiers kept whole.
+"""Tokenizer for the lexical channel: English and Portuguese, accents folded, identifiers whole.
 
 `XLA_TPU_JIT` stays one token (`xla_tpu_jit`) and also yields its parts; `ResourceExhaustedError`
 yields `resourceexhaustederror` plus `resource`, `exhausted`, `error`. Stop words of both languages
@@ -48,11 +48,11 @@ def fold(text: str) -> str:
 
 def _stem(tok: str) -> str:
     if len(tok) > 4 and tok.isalpha():
-        if tok.endswith("oes") or tok.endswith("aes"):
+        if tok.endswith(("oes", "aes")):
             return tok[:-3] + "ao"
         if tok.endswith("ies"):
             return tok[:-3] + "y"
-        if tok.endswith("s") and not tok.endswith("ss") and not tok.endswith("us"):
+        if tok.endswith("s") and not tok.endswith(("ss", "us")):
             return tok[:-1]
     return tok
 
