@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ CEILINGS = {"false_abstention": 0.12}
 def _calibrate_module():
     spec = importlib.util.spec_from_file_location("calibrate", ROOT / "scripts" / "calibrate.py")
     module = importlib.util.module_from_spec(spec)
+    # dataclasses resolve string annotations through sys.modules: register before executing.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
