@@ -20,22 +20,26 @@ of out-of-scope inputs, of wrong answers and of near misses answered with their 
 abstention threshold is chosen on the same data (see README, "Answer quality"); the cross-validated
 figures are stored beside the coefficients. Runner-ups get the top result's confidence scaled by
 their odds against it under the listwise ranking model (`runner_up_confidence`).
+
+Also here: the rule that lets decisive signatures answer without the embedding model
+(`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
+`calibration.Calibration`.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-CALIBRATION = Path(__file__).with_name("calibration.json")
+from . import calibration
+from .calibration import Calibration
+from .retrieval.dense import dense_scaled
+from .retrieval.fusion import FEATURES as RANK_FEATURES
+from .retrieval.fusion import Evidence, Scored, channel_features, fuse
 
-
-@lru_cache(maxsize=1)
-def load_params(path: str | None = None) -> dict:
-    return json.loads(Path(path or CALIBRATION).read_text())
-
+if TYPE_CHECKING:
+    from .engine import Retrieval
 
 FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel", "other_service", "score",
             "long", "agree", "tpu")
@@ -44,11 +48,24 @@ FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel", "other_ser
 AGREE_CHANNELS = ("dense", "lex", "dense_head", "lex_head", "dense_err", "lex_err")
 
 
-def agreement(entry_id: str, retrieval, floor: float) -> float:
+def load_params(path: str | None = None) -> Calibration:
+    """The shipped calibration (or the file at `path`), checked against the features computed."""
+    params = calibration.read(path) if path else calibration.shipped()
+    params.check_features(RANK_FEATURES, FEATURES)
+    return params
+
+
+def decisive(evidence: dict[str, Evidence]) -> bool:
+    """Signatures settle it: one entry has a full-weight signature and no look-alike match, and no
+    other entry has a signature of weight 0.8 or more."""
+    strong = [eid for eid, ev in evidence.items() if ev.sig >= 1.0 and ev.exclude == 0.0]
+    rivals = [eid for eid, ev in evidence.items() if ev.sig >= 0.8]
+    return len(strong) == 1 and rivals == strong
+
+
+def agreement(entry_id: str, retrieval: Retrieval, floor: float) -> float:
     """Share of the dense and lexical channels (each view) whose best entry is `entry_id`:
     the right answer to a report tends to win on several views at once, a look-alike on one."""
-    from .retrieval.fusion import channel_features
-
     feats = {eid: channel_features(ev, floor) for eid, ev in retrieval.evidence.items()}
     wins = 0
     for ch in AGREE_CHANNELS:
@@ -57,39 +74,58 @@ def agreement(entry_id: str, retrieval, floor: float) -> float:
     return wins / len(AGREE_CHANNELS)
 
 
-def features(scored, margin: float, retrieval, params: dict) -> dict[str, float]:
-    from .retrieval.fusion import dense_scaled
-
+def features(scored: Scored, margin: float, retrieval: Retrieval,
+             params: Calibration) -> dict[str, float]:
     ev = scored.evidence
     keep = 1.0 - ev.exclude
     return {"sig": keep * ev.sig, "lex": keep * ev.lex,
-            "dense": keep * dense_scaled(ev.dense, params["dense_floor"]),
+            "dense": keep * dense_scaled(ev.dense, params.dense_floor),
             "margin": margin, "domain": retrieval.domain, "other_accel": retrieval.other_accel,
             "other_service": retrieval.other_service, "score": scored.score,
             "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2),
-            "agree": agreement(scored.entry_id, retrieval, params["dense_floor"]),
+            "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
             "tpu": float(bool(retrieval.facts.context.get("tpu")))}
 
 
-def _model(params: dict, used_dense: bool) -> tuple[dict, float]:
+def _model(params: Calibration, used_dense: bool) -> calibration.Confidence:
     """The fitted model for the channels that ran: all three, or (when decisive signatures made
     the embedding model unnecessary) signatures and lexical only."""
-    if used_dense:
-        return params["confidence"], params["threshold"]
-    return params["confidence_nodense"], params["threshold_nodense"]
+    return params.confidence if used_dense else params.confidence_nodense
 
 
-def confidence(feats: dict[str, float], params: dict, used_dense: bool = True) -> float:
-    c, _ = _model(params, used_dense)
-    z = c["bias"] + sum(c.get(name, 0.0) * feats[name] for name in FEATURES)
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+def confidence(feats: dict[str, float], params: Calibration, used_dense: bool = True) -> float:
+    return _model(params, used_dense).probability(feats)
 
 
-def runner_up_confidence(top_conf: float, top_score: float, score: float, params: dict) -> float:
+def runner_up_confidence(top_conf: float, top_score: float, score: float,
+                         params: Calibration) -> float:
     """A runner-up's confidence: the top result's, times the odds of the runner-up against the top
     under the fitted listwise ranking model (softmax over `rank_scale * fused score`)."""
-    return top_conf * math.exp(-params["rank_scale"] * max(0.0, top_score - score))
+    return top_conf * math.exp(-params.rank_scale * max(0.0, top_score - score))
 
 
-def should_abstain(top_confidence: float, params: dict, used_dense: bool = True) -> bool:
-    return top_confidence < _model(params, used_dense)[1]
+def should_abstain(top_confidence: float, params: Calibration, used_dense: bool = True) -> bool:
+    return top_confidence < _model(params, used_dense).threshold
+
+
+@dataclass
+class Ranked:
+    """A fused ranking with a confidence per entry, and whether to abstain."""
+
+    entries: list[tuple[Scored, float]]  # best first: (fused score and evidence, confidence)
+    abstained: bool
+
+
+def rank(retrieval: Retrieval, params: Calibration, top_k: int) -> Ranked:
+    """Fuse the evidence, give the top entry its calibrated confidence and the runner-ups theirs
+    (see `runner_up_confidence`), and decide whether to abstain."""
+    ranked = fuse(retrieval.evidence, params)
+    if not ranked:
+        return Ranked([], True)
+    top = ranked[0]
+    margin = top.score - ranked[1].score if len(ranked) > 1 else top.score
+    top_conf = confidence(features(top, margin, retrieval, params), params, retrieval.used_dense)
+    entries = [(top, top_conf)] + [
+        (s, runner_up_confidence(top_conf, top.score, s.score, params))
+        for s in ranked[1:max(top_k, 1)]]
+    return Ranked(entries, should_abstain(top_conf, params, retrieval.used_dense))

@@ -6,62 +6,32 @@ raw text -> normalize -> parse (facts, key lines) -> retrieve (signatures + lexi
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
 import threading
 import time
-from dataclasses import dataclass, field
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import decide, paths, store
+from .answer import Answer, Result
+from .calibration import Calibration
+from .decide import decisive
+from .explain import explain, explain_context
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
-from .retrieval.fusion import VIEWS, Evidence, Scored, fuse
-from .retrieval.signatures import SignatureMatcher
-from .text.normalize import normalize
+from .retrieval.fusion import VIEWS, Evidence
 from .retrieval.profile_rules import route as route_profile
+from .retrieval.signatures import SignatureMatcher
 from .text.domain import domain_terms
+from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
 from .text.profile import read_profile
-from .text.tokens import tokenize
+
+__all__ = ["Answer", "Engine", "Result", "Retrieval"]
 
 DENSE_K = 200  # chunks fetched from FAISS per query
 LEX_K = 100  # entries scored by BM25 per query
 DENSE_PER_ENTRY = 3  # an entry's dense evidence: the mean of its closest chunks
-
-
-@dataclass
-class Result:
-    id: str
-    title: str
-    score: float
-    confidence: float
-    why: list[str]
-    source: str = "builtin"
-    evidence: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "title": self.title, "score": round(self.score, 4),
-                "confidence": round(self.confidence, 4), "why": self.why, "source": self.source}
-
-
-@dataclass
-class Answer:
-    abstained: bool
-    results: list[Result]
-    facts: Facts
-    lang: str
-    values: dict[str, str] = field(default_factory=dict)  # placeholder values found in the input
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def best(self) -> Result | None:
-        return self.results[0] if self.results else None
-
-    def to_dict(self) -> dict:
-        return {"abstained": self.abstained, "results": [r.to_dict() for r in self.results],
-                "facts": self.facts.to_dict(), "lang": self.lang, "values": self.values,
-                "notes": self.notes}
 
 
 class _Clock:
@@ -76,14 +46,6 @@ class _Clock:
             now = time.perf_counter()
             self.timings[stage] = self.timings.get(stage, 0.0) + now - self.t
             self.t = now
-
-
-def decisive(evidence: dict[str, Evidence]) -> bool:
-    """Signatures settle it: one entry has a full-weight signature and no look-alike match, and no
-    other entry has a signature of weight 0.8 or more."""
-    strong = [eid for eid, ev in evidence.items() if ev.sig >= 1.0 and ev.exclude == 0.0]
-    rivals = [eid for eid, ev in evidence.items() if ev.sig >= 0.8]
-    return len(strong) == 1 and rivals == strong
 
 
 @dataclass
@@ -104,7 +66,7 @@ class Engine:
 
     def __init__(self, kb: KnowledgeBase | None = None, index_root: Path | None = None,
                  user_dirs: list[Path] | None = None, embedder: dense.Embedder | None = None,
-                 params: dict | None = None):
+                 params: Calibration | None = None):
         self._kb = kb
         self._user_dirs = user_dirs
         self.index_root = index_root or paths.index_dir()
@@ -212,12 +174,8 @@ class Engine:
         """BM25 evidence for each distinct view of the input (see `text.parse.query_views`)."""
         by_text: dict[str, dict[str, tuple[float, float, list[str]]]] = {}
         for text in dict.fromkeys(views.values()):
-            ref = index.lexical.max_score(text)
-            by_text[text] = {
-                index.entry_ids[h.doc]: (h.score,
-                                         1.0 - math.exp(-h.score / ref) if ref > 0 else 0.0,
-                                         h.terms)
-                for h in index.lexical.search(text, top_k=LEX_K)}
+            by_text[text] = {index.entry_ids[h.doc]: (h.score, h.scaled, h.terms)
+                             for h in index.lexical.search(text, top_k=LEX_K)}
         for eid, (raw, lex, terms) in by_text[views["all"]].items():
             ev = evidence[eid]
             ev.lex_raw, ev.lex, ev.lex_terms = raw, lex, terms
@@ -266,7 +224,7 @@ class Engine:
         return answer
 
     def decide(self, r: Retrieval, lang: str | None = None, top_k: int = 5,
-               params: dict | None = None) -> Answer:
+               params: Calibration | None = None) -> Answer:
         """Fuse the evidence, attach confidence and reasons, and abstain when nothing convinces."""
         params = params or self.params
         facts = r.facts
@@ -277,91 +235,23 @@ class Engine:
         if not r.evidence:
             note = "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
             return Answer(True, [], facts, lang, notes=notes + [note])
-        ranked = fuse(r.evidence, params)
-        results = self._results(ranked[:max(top_k, 3)], facts, lang, params, r)[:top_k]
-        abstained = not results or decide.should_abstain(results[0].confidence, params, r.used_dense)
+        ranked = decide.rank(r, params, top_k)
+        results = [self._result(s, conf, facts, lang, top=pos == 0)
+                   for pos, (s, conf) in enumerate(ranked.entries)]
         if not r.used_dense:
             notes.append("answered from error signatures alone (the embedding model was not needed)")
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
                 values.update({k: v for k, v in hit.captures.items() if k not in values})
-        return Answer(abstained, results, facts, lang, values, notes)
+        return Answer(ranked.abstained, results, facts, lang, values, notes)
 
-    def _results(self, ranked: list[Scored], facts: Facts, lang: str, params: dict,
-                 r: Retrieval) -> list[Result]:
-        out: list[Result] = []
-        top_conf = 0.0
-        for pos, s in enumerate(ranked):
-            if pos == 0:
-                margin = s.score - ranked[1].score if len(ranked) > 1 else s.score
-                conf = top_conf = decide.confidence(decide.features(s, margin, r, params), params,
-                                                    r.used_dense)
-            else:
-                conf = decide.runner_up_confidence(top_conf, ranked[0].score, s.score, params)
-            le = self.kb.loaded(s.entry_id)
-            title = le.entry.title.get(lang) if le else s.entry_id
-            why = explain(s.evidence, facts, lang)
-            if pos == 0:
-                why += explain_context(facts.context, lang)
-            out.append(Result(s.entry_id, title, s.score, conf, why,
-                              le.source if le else "builtin",
-                              {"sig": s.evidence.sig, "dense": round(s.evidence.dense, 4),
-                               "lex": round(s.evidence.lex, 4)}))
-        return out
-
-
-def explain_context(context: dict, lang: str) -> list[str]:
-    """Which context weighed on the confidence: another device or service and no TPU evidence."""
-    pt = lang == "pt"
-    gate = context.get("gate")
-    if gate == "device":
-        what = ", ".join(context.get("device", [])[:3])
-        return [f"contexto: a entrada fala de outro dispositivo ({what}) e de nenhuma TPU — "
-                f"confiança reduzida" if pt else
-                f"context: the input is about another device ({what}) and shows no TPU — "
-                f"confidence lowered"]
-    if gate == "service":
-        what = ", ".join(context.get("service", [])[:3])
-        return [f"contexto: a entrada fala de outro serviço ou de uma VM comum ({what}) e de "
-                f"nenhuma TPU — confiança reduzida" if pt else
-                f"context: the input is about another service or a plain VM ({what}) and shows "
-                f"no TPU — confidence lowered"]
-    if context.get("tpu") and (context.get("device") or context.get("service")):
-        tpu = ", ".join(context["tpu"][:2])
-        return [f"contexto: há evidência de TPU ({tpu}), então as entradas de TPU continuam "
-                f"valendo" if pt else
-                f"context: TPU evidence ({tpu}) keeps the TPU entries in play"]
-    return []
-
-
-def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
-    """Human-readable reasons, pointing at the input lines they came from."""
-    pt = lang == "pt"
-    why: list[str] = []
-    for hit, line_no in ev.signature_hits[:3]:
-        snippet = hit.matched if len(hit.matched) <= 120 else hit.matched[:117] + "..."
-        if hit.signature_id.startswith("profile:"):
-            why.append((f"números do perfil (linha {line_no}): {snippet}" if pt else
-                        f"profile figures (line {line_no}): {snippet}"))
-            continue
-        why.append((f"assinatura '{hit.signature_id}' na linha {line_no}: {snippet}" if pt else
-                    f"signature '{hit.signature_id}' matched line {line_no}: {snippet}"))
-    for hit, line_no in ev.exclude_hits[:1]:
-        why.append((f"mas a linha {line_no} indica outro problema: {hit.matched[:100]}" if pt else
-                    f"but line {line_no} points elsewhere: {hit.matched[:100]}"))
-    if ev.lex_terms:
-        terms = set(ev.lex_terms)
-        lines = [k["line"] for k in facts.key_lines if terms & set(tokenize(k["text"]))]
-        where = ""
-        if lines and facts.line_count > 1:
-            shown = ", ".join(str(n) for n in lines[:5])
-            where = f" (linhas {shown})" if pt else f" (lines {shown})"
-        words = ", ".join(ev.lex_terms[:8])
-        why.append(f"palavras em comum: {words}{where}" if pt else f"shared words: {words}{where}")
-    if ev.dense_chunk and ev.dense >= 0.3:
-        chunk = ev.dense_chunk if len(ev.dense_chunk) <= 100 else ev.dense_chunk[:97] + "..."
-        why.append((f"semelhante a \"{chunk}\" (similaridade {ev.dense:.2f})" if pt else
-                    f"similar to \"{chunk}\" (similarity {ev.dense:.2f})"))
-    return why
-
+    def _result(self, s, conf: float, facts: Facts, lang: str, top: bool) -> Result:
+        le = self.kb.loaded(s.entry_id)
+        title = le.entry.title.get(lang) if le else s.entry_id
+        why = explain(s.evidence, facts, lang)
+        if top:
+            why += explain_context(facts.context, lang)
+        return Result(s.entry_id, title, s.score, conf, why, le.source if le else "builtin",
+                      {"sig": s.evidence.sig, "dense": round(s.evidence.dense, 4),
+                       "lex": round(s.evidence.lex, 4)})

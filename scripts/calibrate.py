@@ -37,7 +37,6 @@ Writes assistant/calibration.json with --write; always prints the fitted values 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import zlib
 from dataclasses import dataclass, replace
@@ -48,7 +47,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.decide import CALIBRATION, FEATURES, features  # noqa: E402
+from assistant.calibration import CALIBRATION_FILE, Calibration, Confidence  # noqa: E402
+from assistant.decide import FEATURES, features  # noqa: E402
 from assistant.engine import Engine, Retrieval  # noqa: E402
 from assistant.evaluation import OOS, Query, load_fixtures, load_jsonl  # noqa: E402
 from assistant.retrieval.fusion import EMPTY, FEATURES as RANK_FEATURES  # noqa: E402
@@ -113,8 +113,15 @@ def _right(q: Query) -> tuple[str, ...]:
     return q.right
 
 
-def fit_confidence(rows: list[Row], params: dict, names: list[str], source: dict[str, str],
-                   verbose: bool = True):
+def ranking_only(weights: dict[str, float], dense_floor: float, rank_scale: float) -> Calibration:
+    """A calibration with the ranking fitted and no confidence model yet (enough to fuse)."""
+    blank = Confidence(bias=0.0, coef={}, threshold=0.5)
+    return Calibration(weights=weights, dense_floor=dense_floor, rank_scale=rank_scale,
+                       confidence=blank, confidence_nodense=blank)
+
+
+def fit_confidence(rows: list[Row], params: Calibration, names: list[str],
+                   source: dict[str, str], verbose: bool = True) -> tuple[Confidence, float, float]:
     """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
     feats, labels, groups, weights = [], [], [], []
     counts: dict[str, int] = {}
@@ -161,8 +168,8 @@ def fit_confidence(rows: list[Row], params: dict, names: list[str], source: dict
     if verbose:
         print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  "
               f"out-of-scope abstention={oa:.3f}  (training figures)")
-    coef = {"bias": round(float(w[0]), 4), **{n: round(float(c), 4) for n, c in zip(names, w[1:])}}
-    return coef, round(best_t, 4), fa, oa
+    coef = {n: round(float(c), 4) for n, c in zip(names, w[1:])}
+    return Confidence(bias=round(float(w[0]), 4), coef=coef, threshold=round(best_t, 4)), fa, oa
 
 
 def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:
@@ -176,7 +183,7 @@ def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:
     return out
 
 
-def fit(data: Data, ids: list[str], verbose: bool = True) -> dict:
+def fit(data: Data, ids: list[str], verbose: bool = True) -> Calibration:
     """Ranking weights, both confidence models and thresholds from retrieved labelled inputs."""
     col = {eid: j for j, eid in enumerate(ids)}
     ins, oos, nms = data.ins, data.oos, data.nms
@@ -206,24 +213,25 @@ def fit(data: Data, ids: list[str], verbose: bool = True) -> dict:
                                                        zip(RANK_FEATURES[1:], wn[1:]))
                   + f"  hit@1={hit:.3f} near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
         if best is None or key > best[0]:
-            best = (key, {"weights": {n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn)},
-                          "dense_floor": floor, "rank_scale": round(float(w_sig), 4)})
+            best = (key, ranking_only({n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn)},
+                                      floor, round(float(w_sig), 4)))
     (objective, mrr), params = best
     if verbose:
-        print(f"ranking: {params}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
+        print(f"ranking: {params.weights} dense_floor={params.dense_floor} "
+              f"rank_scale={params.rank_scale}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
               f"MRR={mrr:.3f}  (training figures)")
     rows = ins + oos + nms
-    full, full_t, fa, oa = fit_confidence(rows, params, list(FEATURES), data.source, verbose)
+    full, fa, oa = fit_confidence(rows, params, list(FEATURES), data.source, verbose)
     # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
     no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0, views={
         k: v for k, v in ev.views.items() if not k.startswith("dense")})
         for e, ev in r.evidence.items()}, used_dense=False)) for q, r in rows]
-    fast, fast_t, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"],
-                                        data.source, verbose)
-    return {**params, "confidence": full, "threshold": full_t,
-            "confidence_nodense": fast, "threshold_nodense": fast_t,
-            "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
-                                 "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)}}
+    fast, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"],
+                                data.source, verbose)
+    return params.model_copy(update={
+        "confidence": full, "confidence_nodense": fast,
+        "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
+                             "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)}})
 
 
 def fold_of(q: Query, folds: int) -> int:
@@ -308,20 +316,22 @@ def main() -> int:
     ids = engine.index().entry_ids
     result = fit(data, ids)
     n_fix = len(data.source) - n_real
-    result["fitted_on"] = (f"tests/fixtures/kb ({n_fix} inputs)"
-                           + (f" + {real.name} ({n_real} real reports)" if n_real else ""))
+    record: dict = {
+        "fitted_on": (f"tests/fixtures/kb ({n_fix} inputs)"
+                      + (f" + {real.name} ({n_real} real reports)" if n_real else "")),
+        "how": "python scripts/calibrate.py --write"}
     if args.cv:
-        result["cross_validation"] = cross_validate(data, ids, args.cv, engine.kb)
+        record["cross_validation"] = cross_validate(data, ids, args.cv, engine.kb)
         print(f"{args.cv}-fold cross-validation (not training figures):")
-        for src, figures in result["cross_validation"].items():
+        for src, figures in record["cross_validation"].items():
             if isinstance(figures, dict):
                 print(f"  {src:8} {figures}")
-    result["how"] = "python scripts/calibrate.py --write"
+    result = result.model_copy(update=record)
     if args.write:
-        CALIBRATION.write_text(json.dumps(result, indent=2) + "\n")
-        print(f"wrote {CALIBRATION}")
+        CALIBRATION_FILE.write_text(result.to_json())
+        print(f"wrote {CALIBRATION_FILE}")
     else:
-        print(json.dumps(result, indent=2))
+        print(result.to_json())
     return 0
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from assistant.calibration import Calibration, Confidence
 from assistant.retrieval.fusion import Evidence, dense_scaled, fuse
 from assistant.retrieval.lexical import BM25
 from assistant.retrieval.signatures import match_signatures
@@ -58,7 +63,9 @@ def test_dense_channel_finds_paraphrase(engine):
 
 
 def test_fusion_orders_by_weighted_evidence():
-    params = {"weights": {"sig": 1.0, "dense": 0.5, "lex": 0.5}, "dense_floor": 0.2}
+    blank = Confidence(bias=0.0, coef={}, threshold=0.5)
+    params = Calibration(weights={"sig": 1.0, "dense": 0.5, "lex": 0.5}, dense_floor=0.2,
+                         rank_scale=1.0, confidence=blank, confidence_nodense=blank)
     ev = {"a": Evidence(sig=1.0, dense=0.3, lex=0.1), "b": Evidence(dense=0.9, lex=0.9),
           "c": Evidence()}
     ranked = fuse(ev, params)
@@ -90,3 +97,22 @@ def test_ask_abstains_on_unrelated_input(engine):
 def test_ask_empty_input_abstains(engine):
     a = engine.ask("   \n\t  ")
     assert a.abstained and a.results == []
+
+
+def test_calibration_rejects_a_stale_file(tmp_path):
+    """A coefficient for a feature the code no longer computes is an error, not a silent zero."""
+    from assistant import decide
+    from assistant.calibration import CALIBRATION_FILE
+
+    good = json.loads(CALIBRATION_FILE.read_text())
+    assert decide.load_params(str(CALIBRATION_FILE)).confidence.threshold == \
+        good["confidence"]["threshold"]
+    stale = dict(good, confidence=dict(good["confidence"],
+                                       coef={**good["confidence"]["coef"], "gone": 1.0}))
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(stale))
+    with pytest.raises(ValueError, match="gone"):
+        decide.load_params(str(path))
+    path.write_text(json.dumps(dict(good, extra_key=1)))
+    with pytest.raises(ValueError):
+        decide.load_params(str(path))

@@ -6,14 +6,16 @@ Every import counts — at module level, inside a function, under `if TYPE_CHECK
 lazy import is still a dependency. Every module of `assistant/` must be placed in LAYERS (a new
 module fails this test until someone decides where it belongs):
 
-  0 base       paths (where things live), fsutil (durable file writes): no domain knowledge
+  0 base       paths (where things live), fsutil (durable file writes), strings (the catalogue
+               of user-facing strings, both languages): no domain knowledge
   1 text       text/* (normalize, parse, tokens, markdown, ids), placeholders (what a value may
                hold: the parser validates the values it extracts), redact (text -> text)
   2 kb         kb/* (schema, loader, linter, RE2 pattern compilation), advice (the registry of
                advisors a tree may name: the linter checks names and outputs against it)
   3 retrieval  retrieval/* (chunks, signatures, lexical, dense, fusion), store (the index on disk),
                calibration (typed fusion/decision parameters, read by the channels)
-  4 engine     engine, decide, evaluation (scores an engine's answers), answer (result types)
+  4 engine     engine, decide, evaluation (scores an engine's answers), answer (result types),
+               explain (why an entry was ranked, in words)
   5 walk       walk, render (fix steps), history (saved sessions), export (a session as Markdown),
                calibrate (fitting the parameters with the engine)
   6 ui         cli/*, tui/*, __main__
@@ -39,6 +41,7 @@ LAYERS: dict[str, int] = {
     "assistant": BASE,
     "assistant.paths": BASE,
     "assistant.fsutil": BASE,
+    "assistant.strings": BASE,
     "assistant.text.": TEXT,
     "assistant.placeholders": TEXT,
     "assistant.redact": TEXT,
@@ -51,6 +54,7 @@ LAYERS: dict[str, int] = {
     "assistant.decide": ENGINE,
     "assistant.evaluation": ENGINE,
     "assistant.answer": ENGINE,
+    "assistant.explain": ENGINE,
     "assistant.walk": WALK,
     "assistant.render": WALK,
     "assistant.history": WALK,

@@ -13,6 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
+
+def dense_scaled(cosine: float, floor: float) -> float:
+    """A cosine rescaled from [floor, 1] to [0, 1] (MiniLM gives unrelated text ~0.1–0.3; the
+    floor is fitted, see calibration.py)."""
+    return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
+
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 # Past this many vectors an approximate index is used (see scripts/bench.py for the measurement).

@@ -25,6 +25,12 @@ logistic fit for confidence — see `assistant/decide.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .dense import dense_scaled
+
+if TYPE_CHECKING:
+    from ..calibration import Calibration
 
 
 @dataclass
@@ -64,17 +70,13 @@ class Scored:
     evidence: Evidence
 
 
-def dense_scaled(cosine: float, floor: float) -> float:
-    return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
-
-
-def fused_score(ev: Evidence, params: dict) -> float:
-    w = params["weights"]
-    feats = channel_features(ev, params["dense_floor"])
+def fused_score(ev: Evidence, params: Calibration) -> float:
+    w = params.weights
+    feats = channel_features(ev, params.dense_floor)
     return (1.0 - ev.exclude) * sum(w.get(name, 0.0) * feats[name] for name in FEATURES)
 
 
-def fuse(evidence: dict[str, Evidence], params: dict) -> list[Scored]:
+def fuse(evidence: dict[str, Evidence], params: Calibration) -> list[Scored]:
     out = [Scored(eid, fused_score(ev, params), ev) for eid, ev in evidence.items()]
     out.sort(key=lambda s: (-s.score, s.entry_id))
     return out

@@ -23,8 +23,9 @@ B = 0.75
 @dataclass
 class LexicalHit:
     doc: int
-    score: float
+    score: float  # raw BM25
     terms: list[str]
+    scaled: float = 0.0  # 1 - exp(-score / max_score(query)): comparable across queries, 0..1
 
 
 class BM25:
@@ -78,10 +79,14 @@ class BM25:
         for term, d in spans:
             for i in top[np.isin(top, d, assume_unique=True)].tolist():
                 matched[i].append(term)
-        return [LexicalHit(int(i), float(scores[i]), matched[int(i)]) for i in top]
+        ref = self.max_score(query)
+        return [LexicalHit(int(i), float(scores[i]), matched[int(i)],
+                           1.0 - float(np.exp(-scores[i] / ref)) if ref > 0 else 0.0)
+                for i in top]
 
     def max_score(self, query: str) -> float:
-        """Reference score: a document holding every query term once. Terms the index has never
+        """The scale of `LexicalHit.scaled` ("how much of what the query says, weighted by rarity,
+        this document also says", saturating smoothly instead of tying at a cap). Reference score: a document holding every query term once. Terms the index has never
         seen count with the highest idf, so a query about something else scores low."""
         unseen = float(np.log(1.0 + (self.n_docs + 0.5) / 0.5))
         terms = list(dict.fromkeys(tokenize(query)))

@@ -123,17 +123,6 @@ class TurnState:
 
 def answer_from_dict(d: dict):
     """An `Answer` rebuilt from its `to_dict()` (a saved session)."""
-    from dataclasses import fields
+    from ..answer import Answer
 
-    from ..engine import Answer, Result
-    from ..text.parse import Facts
-
-    known = {f.name for f in fields(Facts)}
-    facts = Facts(**{k: v for k, v in (d.get("facts") or {}).items() if k in known})
-    results = [Result(id=str(r.get("id")), title=str(r.get("title", "")),
-                      score=float(r.get("score", 0)), confidence=float(r.get("confidence", 0)),
-                      why=[str(w) for w in r.get("why") or []], source=str(r.get("source", "builtin")))
-               for r in d.get("results") or [] if isinstance(r, dict)]
-    return Answer(bool(d.get("abstained")), results, facts, str(d.get("lang") or "en"),
-                  {str(k): str(v) for k, v in (d.get("values") or {}).items()},
-                  [str(n) for n in d.get("notes") or []])
+    return Answer.from_dict(d)

@@ -1,0 +1,62 @@
+"""What the engine answers: an `Answer` and its ranked `Result`s — plain values with a JSON form
+that reads back (`to_dict` / `from_dict`), so a saved session or an `ask --json` output rebuilds
+the same value the engine returned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .text.parse import Facts
+
+
+@dataclass
+class Result:
+    id: str
+    title: str
+    score: float
+    confidence: float
+    why: list[str]
+    source: str = "builtin"
+    evidence: dict[str, float] = field(default_factory=dict)  # per channel; not serialized
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "score": round(self.score, 4),
+                "confidence": round(self.confidence, 4), "why": self.why, "source": self.source}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Result:
+        return cls(id=str(d.get("id")), title=str(d.get("title", "")),
+                   score=float(d.get("score", 0)), confidence=float(d.get("confidence", 0)),
+                   why=[str(w) for w in d.get("why") or []],
+                   source=str(d.get("source", "builtin")))
+
+
+@dataclass
+class Answer:
+    abstained: bool
+    results: list[Result]
+    facts: Facts
+    lang: str
+    values: dict[str, str] = field(default_factory=dict)  # placeholder values found in the input
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> Result | None:
+        return self.results[0] if self.results else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"abstained": self.abstained, "results": [r.to_dict() for r in self.results],
+                "facts": self.facts.to_dict(), "lang": self.lang, "values": self.values,
+                "notes": self.notes}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Answer:
+        """The inverse of `to_dict`, tolerant of what an older version wrote: unknown fact fields
+        are dropped and missing ones take their defaults."""
+        known = {f.name for f in fields(Facts)}
+        facts = Facts(**{k: v for k, v in (d.get("facts") or {}).items() if k in known})
+        results = [Result.from_dict(r) for r in d.get("results") or [] if isinstance(r, dict)]
+        return cls(bool(d.get("abstained")), results, facts, str(d.get("lang") or "en"),
+                   {str(k): str(v) for k, v in (d.get("values") or {}).items()},
+                   [str(n) for n in d.get("notes") or []])

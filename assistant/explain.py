@@ -1,0 +1,54 @@
+"""Why an entry was ranked, in words: each reason points at the input line it came from (the
+`why` of a result). Strings come from the one catalogue (`strings.py`)."""
+
+from __future__ import annotations
+
+from .retrieval.fusion import Evidence
+from .strings import t
+from .text.parse import Facts
+from .text.tokens import tokenize
+
+SHOWN_SIGNATURES = 3
+SHOWN_WORDS = 8
+SHOWN_LINES = 5
+SIMILAR_MIN = 0.3  # a cosine below this is not worth quoting as "similar"
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
+    """Reasons for one entry: its signatures (and a look-alike that matched), the words it shares
+    with the input and the lines they are on, the closest passage of the entry."""
+    why: list[str] = []
+    for hit, line_no in ev.signature_hits[:SHOWN_SIGNATURES]:
+        snippet = _clip(hit.matched, 120)
+        if hit.signature_id.startswith("profile:"):
+            why.append(t(lang, "why.profile", line=line_no, text=snippet))
+        else:
+            why.append(t(lang, "why.signature", id=hit.signature_id, line=line_no, text=snippet))
+    for hit, line_no in ev.exclude_hits[:1]:
+        why.append(t(lang, "why.exclude", line=line_no, text=hit.matched[:100]))
+    if ev.lex_terms:
+        terms = set(ev.lex_terms)
+        lines = [k["line"] for k in facts.key_lines if terms & set(tokenize(k["text"]))]
+        where = ""
+        if lines and facts.line_count > 1:
+            where = t(lang, "why.lines", lines=", ".join(str(n) for n in lines[:SHOWN_LINES]))
+        why.append(t(lang, "why.words", words=", ".join(ev.lex_terms[:SHOWN_WORDS]), where=where))
+    if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
+        why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
+    return why
+
+
+def explain_context(context: dict, lang: str) -> list[str]:
+    """Which context weighed on the confidence: another device or service and no TPU evidence."""
+    gate = context.get("gate")
+    if gate == "device":
+        return [t(lang, "why.context.device", what=", ".join(context.get("device", [])[:3]))]
+    if gate == "service":
+        return [t(lang, "why.context.service", what=", ".join(context.get("service", [])[:3]))]
+    if context.get("tpu") and (context.get("device") or context.get("service")):
+        return [t(lang, "why.context.tpu", what=", ".join(context["tpu"][:2]))]
+    return []
