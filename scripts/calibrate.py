@@ -51,8 +51,8 @@ from assistant.calibration import CALIBRATION_FILE, Calibration, Confidence  # n
 from assistant.decide import FEATURES, features  # noqa: E402
 from assistant.engine import Engine, Retrieval  # noqa: E402
 from assistant.evaluation import OOS, Query, load_fixtures, load_jsonl  # noqa: E402
-from assistant.retrieval.fusion import EMPTY, FEATURES as RANK_FEATURES  # noqa: E402
-from assistant.retrieval.fusion import channel_features, fuse  # noqa: E402
+from assistant.retrieval.fusion import EMPTY, channel_features, fuse  # noqa: E402
+from assistant.retrieval.fusion import FEATURES as RANK_FEATURES  # noqa: E402
 
 GRID_FLOOR = [0.15, 0.2, 0.25, 0.3]
 DEFAULT_REAL = ROOT.parent / "shared" / "eval" / "real_queries.jsonl"
@@ -69,7 +69,7 @@ class Data:
     nms: list[Row]
     source: dict[str, str]
 
-    def subset(self, keep) -> "Data":
+    def subset(self, keep) -> Data:
         return Data(*[[row for row in part if keep(row[0])] for part in (self.ins, self.oos, self.nms)],
                     self.source)
 
@@ -248,8 +248,8 @@ def cross_validate(data: Data, ids: list[str], folds: int, kb) -> dict:
         t[key] = t.get(key, 0) + value
 
     for k in range(folds):
-        train = data.subset(lambda q: fold_of(q, folds) != k)
-        test = data.subset(lambda q: fold_of(q, folds) == k)
+        train = data.subset(lambda q, k=k: fold_of(q, folds) != k)
+        test = data.subset(lambda q, k=k: fold_of(q, folds) == k)
         params = fit(train, ids, verbose=False)
         for q, r in test.ins:
             src = data.source.get(q.id, "fixture")

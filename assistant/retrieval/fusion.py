@@ -51,7 +51,7 @@ VIEWS = ("head", "err")  # besides `all`, whose features are plain `dense` and `
 FEATURES = ("sig", "dense", "lex", *(f"{c}_{v}" for v in VIEWS for c in ("dense", "lex")))
 
 
-def channel_features(ev: "Evidence", floor: float) -> dict[str, float]:
+def channel_features(ev: Evidence, floor: float) -> dict[str, float]:
     """An entry's ranking features, each in 0..1 (dense cosines rescaled from the floor)."""
     out = {"sig": ev.sig, "dense": dense_scaled(ev.dense, floor), "lex": ev.lex}
     for v in VIEWS:

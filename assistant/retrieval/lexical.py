@@ -40,7 +40,7 @@ class BM25:
         self.idf = np.log(1.0 + (self.n_docs - df + 0.5) / (df + 0.5))
 
     @classmethod
-    def build(cls, texts: list[str]) -> "BM25":
+    def build(cls, texts: list[str]) -> BM25:
         counts = [Counter(tokenize(t)) for t in texts]
         vocab: dict[str, int] = {}
         for c in counts:
@@ -100,7 +100,7 @@ class BM25:
         return ["lexical.json", "lexical.npz"]
 
     @classmethod
-    def load(cls, directory: Path) -> "BM25":
+    def load(cls, directory: Path) -> BM25:
         params = json.loads((directory / "lexical.json").read_text())
         with np.load(directory / "lexical.npz", allow_pickle=False) as z:
             arrays = {k: z[k] for k in ("indptr", "docs", "tfs", "doc_len")}
