@@ -80,9 +80,16 @@ def batch_size(value: float, variables: dict[str, str]) -> Advice:
             f"({lower // cores} / {upper // cores} por núcleo em {cores} núcleos)."
         )
     if b < 64:
-        a.en.append("Below 64 the TPU pads every batch up to 64 anyway; 1024 (128 per core) is ideal.")
-        a.pt.append("Abaixo de 64 a TPU preenche o lote até 64 de qualquer forma; 1024 (128 por núcleo) é o ideal.")
-    used, limit = parse_gib(variables.get("hbm_used", "")), parse_gib(variables.get("hbm_limit", ""))
+        a.en.append(
+            "Below 64 the TPU pads every batch up to 64 anyway; 1024 (128 per core) is ideal."
+        )
+        a.pt.append(
+            "Abaixo de 64 a TPU preenche o lote até 64 de qualquer forma; 1024 (128 por núcleo) é o ideal."
+        )
+    used, limit = (
+        parse_gib(variables.get("hbm_used", "")),
+        parse_gib(variables.get("hbm_limit", "")),
+    )
     if used and limit and used > limit:
         fit = max(step, int(b * limit / used) // step * step)
         a.values["fit_batch"] = str(fit)
@@ -105,8 +112,13 @@ def feature_size(value: float, variables: dict[str, str]) -> Advice:
     multiple = 8 if batch and batch % 1024 == 0 else 128
     padded = math.ceil(d / multiple) * multiple if d > 0 else multiple
     waste = (padded - d) / padded * 100
-    a = Advice(values={"padded_dim": str(padded), "waste_pct": _num(round(waste, 1)),
-                       "suggested_dim": str(padded)})
+    a = Advice(
+        values={
+            "padded_dim": str(padded),
+            "waste_pct": _num(round(waste, 1)),
+            "suggested_dim": str(padded),
+        }
+    )
     if padded == d:
         a.en.append(f"{d} is a multiple of {multiple}: no padding on this dimension.")
         a.pt.append(f"{d} é múltiplo de {multiple}: nenhum preenchimento nesta dimensão.")
@@ -127,16 +139,24 @@ def layer_size(value: float, variables: dict[str, str]) -> Advice:
     suggested = max(128, math.ceil(w / 128) * 128)
     a = Advice(values={"suggested_units": str(max(suggested, 512 if w < 512 else suggested))})
     if w < 128:
-        a.en.append(f"{w} is below 128, the width of the TPU matrix unit: the layer runs inefficiently.")
-        a.pt.append(f"{w} é menor que 128, a largura da unidade de matrizes da TPU: a camada roda com baixa eficiência.")
+        a.en.append(
+            f"{w} is below 128, the width of the TPU matrix unit: the layer runs inefficiently."
+        )
+        a.pt.append(
+            f"{w} é menor que 128, a largura da unidade de matrizes da TPU: a camada roda com baixa eficiência."
+        )
     elif w % 128:
         a.en.append(f"{w} is not a multiple of 128: {suggested} wastes no MXU lanes.")
         a.pt.append(f"{w} não é múltiplo de 128: {suggested} não desperdiça a MXU.")
     if w < 512:
-        a.en.append("For dense (fully connected) layers at least 512 units is recommended; "
-                    "doubling 256 → 512 costs only about 20% more step time.")
-        a.pt.append("Para camadas densas (totalmente conectadas), recomenda-se ao menos 512 unidades; "
-                    "dobrar de 256 para 512 custa só cerca de 20% a mais de tempo por etapa.")
+        a.en.append(
+            "For dense (fully connected) layers at least 512 units is recommended; "
+            "doubling 256 → 512 costs only about 20% more step time."
+        )
+        a.pt.append(
+            "Para camadas densas (totalmente conectadas), recomenda-se ao menos 512 unidades; "
+            "dobrar de 256 para 512 custa só cerca de 20% a mais de tempo por etapa."
+        )
     else:
         a.en.append(f"{w} units is wide enough for the TPU.")
         a.pt.append(f"{w} unidades já é largo o bastante para a TPU.")
@@ -158,8 +178,14 @@ def hbm(value: float, variables: dict[str, str]) -> Advice:
 # The variables each advisor may set, so the linter can tell which placeholders a fix may use
 # (tests/test_walk.py checks that every advisor sets only these).
 ADVISOR_OUTPUTS = {
-    "batch_size": {"lower_batch", "upper_batch", "lower_per_core_batch", "upper_per_core_batch",
-                   "per_core_batch", "fit_batch"},
+    "batch_size": {
+        "lower_batch",
+        "upper_batch",
+        "lower_per_core_batch",
+        "upper_per_core_batch",
+        "per_core_batch",
+        "fit_batch",
+    },
     "feature_size": {"padded_dim", "waste_pct", "suggested_dim"},
     "layer_size": {"suggested_units"},
     "hbm": {"hbm_gib"},

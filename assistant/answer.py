@@ -21,15 +21,25 @@ class Result:
     evidence: dict[str, float] = field(default_factory=dict)  # per channel; not serialized
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "score": round(self.score, 4),
-                "confidence": round(self.confidence, 4), "why": self.why, "source": self.source}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 4),
+            "confidence": round(self.confidence, 4),
+            "why": self.why,
+            "source": self.source,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(id=str(d.get("id")), title=str(d.get("title", "")),
-                   score=float(d.get("score", 0)), confidence=float(d.get("confidence", 0)),
-                   why=[str(w) for w in d.get("why") or []],
-                   source=str(d.get("source", "builtin")))
+        return cls(
+            id=str(d.get("id")),
+            title=str(d.get("title", "")),
+            score=float(d.get("score", 0)),
+            confidence=float(d.get("confidence", 0)),
+            why=[str(w) for w in d.get("why") or []],
+            source=str(d.get("source", "builtin")),
+        )
 
 
 @dataclass
@@ -46,9 +56,14 @@ class Answer:
         return self.results[0] if self.results else None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"abstained": self.abstained, "results": [r.to_dict() for r in self.results],
-                "facts": self.facts.to_dict(), "lang": self.lang, "values": self.values,
-                "notes": self.notes}
+        return {
+            "abstained": self.abstained,
+            "results": [r.to_dict() for r in self.results],
+            "facts": self.facts.to_dict(),
+            "lang": self.lang,
+            "values": self.values,
+            "notes": self.notes,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Answer:
@@ -57,6 +72,11 @@ class Answer:
         known = {f.name for f in fields(Facts)}
         facts = Facts(**{k: v for k, v in (d.get("facts") or {}).items() if k in known})
         results = [Result.from_dict(r) for r in d.get("results") or [] if isinstance(r, dict)]
-        return cls(bool(d.get("abstained")), results, facts, str(d.get("lang") or "en"),
-                   {str(k): str(v) for k, v in (d.get("values") or {}).items()},
-                   [str(n) for n in d.get("notes") or []])
+        return cls(
+            bool(d.get("abstained")),
+            results,
+            facts,
+            str(d.get("lang") or "en"),
+            {str(k): str(v) for k, v in (d.get("values") or {}).items()},
+            [str(n) for n in d.get("notes") or []],
+        )

@@ -60,8 +60,10 @@ class Calibration(BaseModel):
         for model in (self.confidence, self.confidence_nodense):
             stale |= set(model.coef) - set(decision)
         if stale:
-            raise ValueError(f"{CALIBRATION_FILE.name} names unknown features {sorted(stale)}: "
-                             f"run `python scripts/calibrate.py --write`")
+            raise ValueError(
+                f"{CALIBRATION_FILE.name} names unknown features {sorted(stale)}: "
+                f"run `python scripts/calibrate.py --write`"
+            )
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(), indent=2) + "\n"

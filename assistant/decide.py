@@ -41,8 +41,19 @@ from .retrieval.fusion import Evidence, Scored, channel_features, fuse
 if TYPE_CHECKING:
     from .engine import Retrieval
 
-FEATURES = ("sig", "lex", "dense", "margin", "domain", "other_accel", "other_service", "score",
-            "long", "agree", "tpu")
+FEATURES = (
+    "sig",
+    "lex",
+    "dense",
+    "margin",
+    "domain",
+    "other_accel",
+    "other_service",
+    "score",
+    "long",
+    "agree",
+    "tpu",
+)
 
 # The channels whose agreement on the top entry is a feature (see `agreement`).
 AGREE_CHANNELS = ("dense", "lex", "dense_head", "lex_head", "dense_err", "lex_err")
@@ -74,17 +85,24 @@ def agreement(entry_id: str, retrieval: Retrieval, floor: float) -> float:
     return wins / len(AGREE_CHANNELS)
 
 
-def features(scored: Scored, margin: float, retrieval: Retrieval,
-             params: Calibration) -> dict[str, float]:
+def features(
+    scored: Scored, margin: float, retrieval: Retrieval, params: Calibration
+) -> dict[str, float]:
     ev = scored.evidence
     keep = 1.0 - ev.exclude
-    return {"sig": keep * ev.sig, "lex": keep * ev.lex,
-            "dense": keep * dense_scaled(ev.dense, params.dense_floor),
-            "margin": margin, "domain": retrieval.domain, "other_accel": retrieval.other_accel,
-            "other_service": retrieval.other_service, "score": scored.score,
-            "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2),
-            "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
-            "tpu": float(bool(retrieval.facts.context.get("tpu")))}
+    return {
+        "sig": keep * ev.sig,
+        "lex": keep * ev.lex,
+        "dense": keep * dense_scaled(ev.dense, params.dense_floor),
+        "margin": margin,
+        "domain": retrieval.domain,
+        "other_accel": retrieval.other_accel,
+        "other_service": retrieval.other_service,
+        "score": scored.score,
+        "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2),
+        "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
+        "tpu": float(bool(retrieval.facts.context.get("tpu"))),
+    }
 
 
 def _model(params: Calibration, used_dense: bool) -> calibration.Confidence:
@@ -97,8 +115,9 @@ def confidence(feats: dict[str, float], params: Calibration, used_dense: bool = 
     return _model(params, used_dense).probability(feats)
 
 
-def runner_up_confidence(top_conf: float, top_score: float, score: float,
-                         params: Calibration) -> float:
+def runner_up_confidence(
+    top_conf: float, top_score: float, score: float, params: Calibration
+) -> float:
     """A runner-up's confidence: the top result's, times the odds of the runner-up against the top
     under the fitted listwise ranking model (softmax over `rank_scale * fused score`)."""
     return top_conf * math.exp(-params.rank_scale * max(0.0, top_score - score))
@@ -127,5 +146,6 @@ def rank(retrieval: Retrieval, params: Calibration, top_k: int) -> Ranked:
     top_conf = confidence(features(top, margin, retrieval, params), params, retrieval.used_dense)
     entries = [(top, top_conf)] + [
         (s, runner_up_confidence(top_conf, top.score, s.score, params))
-        for s in ranked[1:max(top_k, 1)]]
+        for s in ranked[1 : max(top_k, 1)]
+    ]
     return Ranked(entries, should_abstain(top_conf, params, retrieval.used_dense))

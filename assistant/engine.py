@@ -64,9 +64,14 @@ class Retrieval:
 class Engine:
     """Holds the knowledge base, the index and the model; safe to share between threads."""
 
-    def __init__(self, kb: KnowledgeBase | None = None, index_root: Path | None = None,
-                 user_dirs: list[Path] | None = None, embedder: dense.Embedder | None = None,
-                 params: Calibration | None = None):
+    def __init__(
+        self,
+        kb: KnowledgeBase | None = None,
+        index_root: Path | None = None,
+        user_dirs: list[Path] | None = None,
+        embedder: dense.Embedder | None = None,
+        params: Calibration | None = None,
+    ):
         self._kb = kb
         self._user_dirs = user_dirs
         self.index_root = index_root or paths.index_dir()
@@ -89,7 +94,8 @@ class Engine:
         with self._lock:
             if self._index is None:
                 self._index, self.last_build, self.rebuild_reason = store.ensure(
-                    self.index_root, self.kb, self.embedder, progress)
+                    self.index_root, self.kb, self.embedder, progress
+                )
             return self._index
 
     def warm_up(self, progress: store.Progress | None = None) -> None:
@@ -99,8 +105,9 @@ class Engine:
 
     # -- the pipeline -----------------------------------------------------------------------------
 
-    def retrieve(self, text: str | bytes, dense_mode: str = "always",
-                 timings: dict[str, float] | None = None) -> Retrieval:
+    def retrieve(
+        self, text: str | bytes, dense_mode: str = "always", timings: dict[str, float] | None = None
+    ) -> Retrieval:
         """Normalize, parse and run the channels; no ranking decision yet.
 
         `dense_mode="auto"` skips the dense channel (and so never loads the model) when the
@@ -131,8 +138,15 @@ class Engine:
             self._dense(index, views, evidence, clock)
         domain = min(3, len(domain_terms(query))) / 3
         gate = facts.context.get("gate")
-        return Retrieval(facts, dict(evidence), norm.truncated, domain,
-                         float(gate == "device"), used_dense, float(gate == "service"))
+        return Retrieval(
+            facts,
+            dict(evidence),
+            norm.truncated,
+            domain,
+            float(gate == "device"),
+            used_dense,
+            float(gate == "service"),
+        )
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
         # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
@@ -156,8 +170,14 @@ class Engine:
         """Supporting evidence from pasted profile figures (see retrieval/profile_rules.py)."""
         if not facts.profile:
             return
-        line = next((norm.line_numbers[i] for i, text in enumerate(norm.lines[:FULL_SCAN_LINES])
-                     if read_profile(text)), norm.line_numbers[0])
+        line = next(
+            (
+                norm.line_numbers[i]
+                for i, text in enumerate(norm.lines[:FULL_SCAN_LINES])
+                if read_profile(text)
+            ),
+            norm.line_numbers[0],
+        )
         for hit in route_profile(read_profile(norm.text[:200_000])):
             ev = evidence[hit.entry_id]
             ev.signature_hits.append((hit, line))
@@ -174,8 +194,10 @@ class Engine:
         """BM25 evidence for each distinct view of the input (see `text.parse.query_views`)."""
         by_text: dict[str, dict[str, tuple[float, float, list[str]]]] = {}
         for text in dict.fromkeys(views.values()):
-            by_text[text] = {index.entry_ids[h.doc]: (h.score, h.scaled, h.terms)
-                             for h in index.lexical.search(text, top_k=LEX_K)}
+            by_text[text] = {
+                index.entry_ids[h.doc]: (h.score, h.scaled, h.terms)
+                for h in index.lexical.search(text, top_k=LEX_K)
+            }
         for eid, (raw, lex, terms) in by_text[views["all"]].items():
             ev = evidence[eid]
             ev.lex_raw, ev.lex, ev.lex_terms = raw, lex, terms
@@ -186,8 +208,13 @@ class Engine:
                 if not ev.lex_terms:
                     ev.lex_terms = terms
 
-    def _dense(self, index: store.Index, views: dict[str, str], evidence: dict[str, Evidence],
-               clock: "_Clock") -> None:
+    def _dense(
+        self,
+        index: store.Index,
+        views: dict[str, str],
+        evidence: dict[str, Evidence],
+        clock: "_Clock",
+    ) -> None:
         # Dense evidence of an entry, per view: the mean of its DENSE_PER_ENTRY closest chunks
         # (hits arrive best first), steadier than one chunk that happens to share a phrase.
         texts = list(dict.fromkeys(views.values()))
@@ -215,16 +242,27 @@ class Engine:
             for eid, cos in at[views[view]].items():
                 evidence[eid].views[f"dense_{view}"] = cos
 
-    def ask(self, text: str | bytes, lang: str | None = None, top_k: int = 5,
-            dense_mode: str = "always", timings: dict[str, float] | None = None) -> Answer:
+    def ask(
+        self,
+        text: str | bytes,
+        lang: str | None = None,
+        top_k: int = 5,
+        dense_mode: str = "always",
+        timings: dict[str, float] | None = None,
+    ) -> Answer:
         r = self.retrieve(text, dense_mode=dense_mode, timings=timings)
         clock = _Clock(timings)
         answer = self.decide(r, lang=lang, top_k=top_k)
         clock.lap("fuse")
         return answer
 
-    def decide(self, r: Retrieval, lang: str | None = None, top_k: int = 5,
-               params: Calibration | None = None) -> Answer:
+    def decide(
+        self,
+        r: Retrieval,
+        lang: str | None = None,
+        top_k: int = 5,
+        params: Calibration | None = None,
+    ) -> Answer:
         """Fuse the evidence, attach confidence and reasons, and abstain when nothing convinces."""
         params = params or self.params
         facts = r.facts
@@ -233,13 +271,19 @@ class Engine:
         if r.truncated:
             notes.append("input was cut to its key lines (see facts.key_lines)")
         if not r.evidence:
-            note = "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
+            note = (
+                "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
+            )
             return Answer(True, [], facts, lang, notes=notes + [note])
         ranked = decide.rank(r, params, top_k)
-        results = [self._result(s, conf, facts, lang, top=pos == 0)
-                   for pos, (s, conf) in enumerate(ranked.entries)]
+        results = [
+            self._result(s, conf, facts, lang, top=pos == 0)
+            for pos, (s, conf) in enumerate(ranked.entries)
+        ]
         if not r.used_dense:
-            notes.append("answered from error signatures alone (the embedding model was not needed)")
+            notes.append(
+                "answered from error signatures alone (the embedding model was not needed)"
+            )
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
@@ -252,6 +296,16 @@ class Engine:
         why = explain(s.evidence, facts, lang)
         if top:
             why += explain_context(facts.context, lang)
-        return Result(s.entry_id, title, s.score, conf, why, le.source if le else "builtin",
-                      {"sig": s.evidence.sig, "dense": round(s.evidence.dense, 4),
-                       "lex": round(s.evidence.lex, 4)})
+        return Result(
+            s.entry_id,
+            title,
+            s.score,
+            conf,
+            why,
+            le.source if le else "builtin",
+            {
+                "sig": s.evidence.sig,
+                "dense": round(s.evidence.dense, 4),
+                "lex": round(s.evidence.lex, 4),
+            },
+        )

@@ -29,7 +29,9 @@ class Query:
         return (self.topic, *self.also)
 
 
-_ALSO = re.compile(r"\balso:\s*([a-z0-9]+(?:-[a-z0-9]+)*(?:\s*(?:,|and|/)\s*[a-z0-9]+(?:-[a-z0-9]+)*)*)")
+_ALSO = re.compile(
+    r"\balso:\s*([a-z0-9]+(?:-[a-z0-9]+)*(?:\s*(?:,|and|/)\s*[a-z0-9]+(?:-[a-z0-9]+)*)*)"
+)
 
 
 def also_ids(note: str | None) -> tuple[str, ...]:
@@ -46,8 +48,16 @@ def load_jsonl(path: Path) -> list[Query]:
         if not line.strip():
             continue
         d = json.loads(line)
-        out.append(Query(str(d.get("id", n)), d["query"], d["topic"], d.get("kind", "?"),
-                         d.get("lang", "?"), also=also_ids(d.get("note"))))
+        out.append(
+            Query(
+                str(d.get("id", n)),
+                d["query"],
+                d["topic"],
+                d.get("kind", "?"),
+                d.get("lang", "?"),
+                also=also_ids(d.get("note")),
+            )
+        )
     return out
 
 
@@ -59,16 +69,38 @@ def load_fixtures(directory: Path) -> tuple[list[Query], list[Query]]:
         data = yaml.safe_load(f.read_text())
         if f.stem == "out_of_scope":
             for i, item in enumerate(data.get("queries", [])):
-                matches.append(Query(f"oos-{i}", item["text"], OOS, item.get("kind", "error"),
-                                     item.get("lang", "en")))
+                matches.append(
+                    Query(
+                        f"oos-{i}",
+                        item["text"],
+                        OOS,
+                        item.get("kind", "error"),
+                        item.get("lang", "en"),
+                    )
+                )
             continue
         entry = data["entry"]
         for i, item in enumerate(data.get("match", [])):
-            matches.append(Query(f"{entry}-m{i}", item["text"], entry, item.get("kind", "?"),
-                                 item.get("lang", "?")))
+            matches.append(
+                Query(
+                    f"{entry}-m{i}",
+                    item["text"],
+                    entry,
+                    item.get("kind", "?"),
+                    item.get("lang", "?"),
+                )
+            )
         for i, item in enumerate(data.get("near_miss", [])):
-            near.append(Query(f"{entry}-n{i}", item["text"], item.get("expect", OOS),
-                              item.get("kind", "?"), item.get("lang", "?"), not_topic=entry))
+            near.append(
+                Query(
+                    f"{entry}-n{i}",
+                    item["text"],
+                    item.get("expect", OOS),
+                    item.get("kind", "?"),
+                    item.get("lang", "?"),
+                    not_topic=entry,
+                )
+            )
     return matches, near
 
 
@@ -125,12 +157,21 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         groups[f"kind={o.query.kind}"].append(o)
     m.breakdown = {k: _core(v) for k, v in sorted(groups.items())}
     for o in outcomes:
-        wrong = (o.query.topic == OOS and not o.abstained) or \
-                (o.query.topic != OOS and (o.rank != 1 or o.abstained))
+        wrong = (o.query.topic == OOS and not o.abstained) or (
+            o.query.topic != OOS and (o.rank != 1 or o.abstained)
+        )
         if wrong:
-            m.misses.append({"id": o.query.id, "topic": o.query.topic, "got": o.ranked[:3],
-                             "abstained": o.abstained, "confidence": round(o.confidence, 3),
-                             "kind": o.query.kind, "query": o.query.query[:120]})
+            m.misses.append(
+                {
+                    "id": o.query.id,
+                    "topic": o.query.topic,
+                    "got": o.ranked[:3],
+                    "abstained": o.abstained,
+                    "confidence": round(o.confidence, 3),
+                    "kind": o.query.kind,
+                    "query": o.query.query[:120],
+                }
+            )
     pairs: Counter[str] = Counter()
     for o in outcomes:
         got = "(abstained)" if o.abstained or not o.ranked else o.ranked[0]

@@ -15,7 +15,7 @@ SIMILAR_MIN = 0.3  # a cosine below this is not worth quoting as "similar"
 
 
 def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[:n - 3] + "..."
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:

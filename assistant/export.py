@@ -15,17 +15,42 @@ from .redact import placeholder_for, redact_text
 QUERY_LINES = 200  # lines of a pasted log kept in the export
 
 LABELS = {
-    "en": {"title": "tpu-assist session", "question": "Question", "match": "Match",
-           "confidence": "confidence", "why": "Why", "none": "No confident match.",
-           "nearest": "Nearest entries", "answers": "Answers", "fix": "Fix", "check": "Check",
-           "risk": "risk", "more": "more lines not shown", "unfilled": "Still to fill in",
-           "advice": "Advice", "open": "Open question", "values": "Values"},
-    "pt": {"title": "Sessão do tpu-assist", "question": "Pergunta", "match": "Correspondência",
-           "confidence": "confiança", "why": "Por quê", "none": "Nenhuma correspondência confiável.",
-           "nearest": "Entradas mais próximas", "answers": "Respostas", "fix": "Correção",
-           "check": "Verificação", "risk": "risco", "more": "linhas a mais não mostradas",
-           "unfilled": "Ainda a preencher", "advice": "Recomendações", "open": "Pergunta em aberto",
-           "values": "Valores"},
+    "en": {
+        "title": "tpu-assist session",
+        "question": "Question",
+        "match": "Match",
+        "confidence": "confidence",
+        "why": "Why",
+        "none": "No confident match.",
+        "nearest": "Nearest entries",
+        "answers": "Answers",
+        "fix": "Fix",
+        "check": "Check",
+        "risk": "risk",
+        "more": "more lines not shown",
+        "unfilled": "Still to fill in",
+        "advice": "Advice",
+        "open": "Open question",
+        "values": "Values",
+    },
+    "pt": {
+        "title": "Sessão do tpu-assist",
+        "question": "Pergunta",
+        "match": "Correspondência",
+        "confidence": "confiança",
+        "why": "Por quê",
+        "none": "Nenhuma correspondência confiável.",
+        "nearest": "Entradas mais próximas",
+        "answers": "Respostas",
+        "fix": "Correção",
+        "check": "Verificação",
+        "risk": "risco",
+        "more": "linhas a mais não mostradas",
+        "unfilled": "Ainda a preencher",
+        "advice": "Recomendações",
+        "open": "Pergunta em aberto",
+        "values": "Valores",
+    },
 }
 
 
@@ -57,18 +82,26 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         out.append(t["none"])
         if results:
             out += ["", f"{t['nearest']}:"]
-            out += [f"- {r(res.get('title', ''))} (`{res.get('id')}`, {t['confidence']} "
-                    f"{float(res.get('confidence', 0)):.0%})" for res in results[:3]]
+            out += [
+                f"- {r(res.get('title', ''))} (`{res.get('id')}`, {t['confidence']} "
+                f"{float(res.get('confidence', 0)):.0%})"
+                for res in results[:3]
+            ]
         out.append("")
     elif results:
         best = results[0]
-        out.append(f"**{r(best.get('title', ''))}** (`{best.get('id')}`) — {t['confidence']} "
-                   f"{float(best.get('confidence', 0)):.0%}")
+        out.append(
+            f"**{r(best.get('title', ''))}** (`{best.get('id')}`) — {t['confidence']} "
+            f"{float(best.get('confidence', 0)):.0%}"
+        )
         if best.get("why"):
             out += ["", f"{t['why']}:"] + [f"- {r(w)}" for w in best["why"]]
         out.append("")
-    walk = (turn.walk or {}).get(lang) or (turn.walk or {}).get("en") or \
-        next(iter((turn.walk or {}).values()), None)
+    walk = (
+        (turn.walk or {}).get(lang)
+        or (turn.walk or {}).get("en")
+        or next(iter((turn.walk or {}).values()), None)
+    )
     if turn.entry_id and (not results or results[0].get("id") != turn.entry_id):
         title = turn.titles.get(lang) or turn.titles.get("en") or turn.entry_id
         out += [f"→ **{r(title)}** (`{turn.entry_id}`)", ""]
@@ -77,8 +110,10 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         out += [f"- {node}: {r(value)}" for node, value in turn.path]
         out.append("")
     if turn.overrides:
-        out += [f"{t['values']}: " + ", ".join(f"`{k}={r(v)}`" for k, v in turn.overrides.items()),
-                ""]
+        out += [
+            f"{t['values']}: " + ", ".join(f"`{k}={r(v)}`" for k, v in turn.overrides.items()),
+            "",
+        ]
     if not walk:
         return out
     if walk.get("advice"):
@@ -109,10 +144,19 @@ def session_markdown(session: Session, lang: str = "en", redact: bool = False) -
 
     # Project ids the person typed or the input named are redacted wherever they appear, not only
     # after `--project=` or `projects/` (where redact_text recognizes them by shape).
-    projects = sorted({v for turn in session.turns
-                       for v in [turn.overrides.get("project"),
-                                 (turn.answer.get("values") or {}).get("project")] if v},
-                      key=len, reverse=True)
+    projects = sorted(
+        {
+            v
+            for turn in session.turns
+            for v in [
+                turn.overrides.get("project"),
+                (turn.answer.get("values") or {}).get("project"),
+            ]
+            if v
+        },
+        key=len,
+        reverse=True,
+    )
 
     def r(text: str) -> str:
         if not redact:

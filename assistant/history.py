@@ -42,10 +42,16 @@ class Turn:
     query_truncated: bool = False
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "query_truncated": self.query_truncated,
-                "answer": self.answer, "entry_id": self.entry_id, "titles": self.titles,
-                "path": [list(p) for p in self.path], "overrides": self.overrides,
-                "walk": self.walk}
+        return {
+            "query": self.query,
+            "query_truncated": self.query_truncated,
+            "answer": self.answer,
+            "entry_id": self.entry_id,
+            "titles": self.titles,
+            "path": [list(p) for p in self.path],
+            "overrides": self.overrides,
+            "walk": self.walk,
+        }
 
     @classmethod
     def from_dict(cls, d: object) -> "Turn":
@@ -53,8 +59,9 @@ class Turn:
             raise SessionError("a turn must be an object with a string 'query'")
         path = d.get("path") or []
         if not isinstance(path, list) or not all(
-                isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p)
-                for p in path):
+            isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in path
+        ):
             raise SessionError("'path' must be a list of [node, value] pairs")
         for name in ("answer", "titles", "overrides", "walk"):
             if not isinstance(d.get(name) or {}, dict):
@@ -63,11 +70,16 @@ class Turn:
         if entry_id is not None and not isinstance(entry_id, str):
             raise SessionError("'entry_id' must be a string")
         overrides = d.get("overrides") or {}
-        return cls(query=d["query"], answer=d.get("answer") or {}, entry_id=entry_id,
-                   titles={str(k): str(v) for k, v in (d.get("titles") or {}).items()},
-                   path=[list(p) for p in path],
-                   overrides={str(k): str(v) for k, v in overrides.items()},
-                   walk=d.get("walk") or {}, query_truncated=bool(d.get("query_truncated")))
+        return cls(
+            query=d["query"],
+            answer=d.get("answer") or {},
+            entry_id=entry_id,
+            titles={str(k): str(v) for k, v in (d.get("titles") or {}).items()},
+            path=[list(p) for p in path],
+            overrides={str(k): str(v) for k, v in overrides.items()},
+            walk=d.get("walk") or {},
+            query_truncated=bool(d.get("query_truncated")),
+        )
 
 
 @dataclass
@@ -88,8 +100,14 @@ class Session:
         return ""
 
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "id": self.id, "created": self.created, "updated": self.updated,
-                "lang": self.lang, "turns": [t.to_dict() for t in self.turns]}
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "created": self.created,
+            "updated": self.updated,
+            "lang": self.lang,
+            "turns": [t.to_dict() for t in self.turns],
+        }
 
     @classmethod
     def from_dict(cls, d: object) -> "Session":
@@ -122,7 +140,7 @@ def clip_query(text: str) -> tuple[str, bool]:
     if len(text) <= QUERY_MAX:
         return text, False
     head = QUERY_MAX // 4
-    return text[:head] + "\n…\n" + text[-(QUERY_MAX - head):], True
+    return text[:head] + "\n…\n" + text[-(QUERY_MAX - head) :], True
 
 
 def sessions_dir(base: Path | None = None) -> Path:

@@ -30,8 +30,9 @@ KNOWN: dict[str, Placeholder] = {
     for p in [
         Placeholder("tpu_name", _RESOURCE, "TPU node or TPU VM name"),
         Placeholder("zone", r"[a-z]+(?:-[a-z]+)*[0-9]+-[a-z]", "Compute zone, e.g. us-central1-b"),
-        Placeholder("project", rf"{PROJECT_ID}|[a-z][-a-z0-9.:]{{4,60}}[a-z0-9]",
-                    "Google Cloud project id"),
+        Placeholder(
+            "project", rf"{PROJECT_ID}|[a-z][-a-z0-9.:]{{4,60}}[a-z0-9]", "Google Cloud project id"
+        ),
         Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+", "Accelerator type, e.g. v3-8"),
         Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
         Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
@@ -71,9 +72,7 @@ def validate_value(name: str, value: str) -> str:
     spec = KNOWN.get(name)
     if spec is not None:
         if not re.fullmatch(spec.pattern, value):
-            raise PlaceholderError(
-                f"{name}: {value!r} is not a valid {spec.description.lower()}"
-            )
+            raise PlaceholderError(f"{name}: {value!r} is not a valid {spec.description.lower()}")
     elif name.endswith(NUMERIC_SUFFIXES) and not re.fullmatch(_NUMBER, value):
         raise PlaceholderError(f"{name}: {value!r} is not a number")
     elif len(value) > 256:

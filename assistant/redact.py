@@ -16,8 +16,13 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("ip", re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}\b")),
     ("project", re.compile(rf"(?:(?<=projects/)|(?<=--project=)|(?<=--project )){PROJECT_ID}\b")),
 ]
-_LABEL = {"email": "EMAIL", "bucket": "gs://BUCKET", "home": "/home/USER", "ip": "IP",
-          "project": "PROJECT"}
+_LABEL = {
+    "email": "EMAIL",
+    "bucket": "gs://BUCKET",
+    "home": "/home/USER",
+    "ip": "IP",
+    "project": "PROJECT",
+}
 
 
 def placeholder_for(value: str, label: str, known: dict[str, str]) -> str:

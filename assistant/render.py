@@ -40,8 +40,14 @@ def render_text(template: str, values: dict[str, str]) -> str:
 
 
 def unified_diff(before: str, after: str, name: str = "code") -> str:
-    lines = difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                 fromfile=f"a/{name}", tofile=f"b/{name}", lineterm="", n=3)
+    lines = difflib.unified_diff(
+        before.splitlines(),
+        after.splitlines(),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+        lineterm="",
+        n=3,
+    )
     return "\n".join(lines)
 
 
@@ -52,16 +58,24 @@ def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]
         text = render_text(step.text.get(lang), values) if step.text else ""
         if isinstance(step, CommandStep):
             command, missing = placeholders.fill(step.command, values, quote=True)
-            out.append(RenderedStep("command", text, command=command, risk=step.risk,
-                                    missing=missing))
+            out.append(
+                RenderedStep("command", text, command=command, risk=step.risk, missing=missing)
+            )
         elif isinstance(step, CodeStep):
             before, m1 = placeholders.fill(step.before, values, quote=False)
             after, m2 = placeholders.fill(step.after, values, quote=False)
-            out.append(RenderedStep("code", text, language=step.language, before=before,
-                                    after=after, file=step.file,
-                                    diff=unified_diff(before, after, step.file or step.language),
-                                    missing=list(dict.fromkeys(m1 + m2))))
+            out.append(
+                RenderedStep(
+                    "code",
+                    text,
+                    language=step.language,
+                    before=before,
+                    after=after,
+                    file=step.file,
+                    diff=unified_diff(before, after, step.file or step.language),
+                    missing=list(dict.fromkeys(m1 + m2)),
+                )
+            )
         elif isinstance(step, NoteStep):
             out.append(RenderedStep("note", text))
     return out
-

@@ -42,8 +42,12 @@ FORMAT_VERSION = 1
 Progress = Callable[[int, int], None]
 # The code that decides what goes into the index: when it changes, an index built by the old code
 # is stale even if the knowledge files are not.
-_PIPELINE_SOURCES = ("retrieval/chunks.py", "retrieval/lexical.py", "text/tokens.py",
-                     "text/markdown.py")
+_PIPELINE_SOURCES = (
+    "retrieval/chunks.py",
+    "retrieval/lexical.py",
+    "text/tokens.py",
+    "text/markdown.py",
+)
 
 
 def pipeline_hash() -> str:
@@ -123,8 +127,10 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
     except (OSError, ValueError) as exc:
         raise IndexError_(f"manifest unreadable: {exc}") from None
     if not isinstance(manifest, dict) or manifest.get("format_version") != FORMAT_VERSION:
-        raise IndexError_(f"index format {manifest.get('format_version') if isinstance(manifest, dict) else '?'}"
-                          f" is not {FORMAT_VERSION}")
+        raise IndexError_(
+            f"index format {manifest.get('format_version') if isinstance(manifest, dict) else '?'}"
+            f" is not {FORMAT_VERSION}"
+        )
     if manifest.get("model_id") != dense.MODEL_ID or manifest.get("dim") != dense.DIM:
         raise IndexError_(f"index was built with {manifest.get('model_id')}, not {dense.MODEL_ID}")
     if kb is not None and manifest.get("kb_hash") != kb.content_hash():
@@ -169,8 +175,9 @@ def _previous_vectors(root: Path) -> dict[str, np.ndarray]:
     return {c.digest: vecs[i] for i, c in enumerate(old.chunks)}
 
 
-def build(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
-          progress: Progress | None = None) -> BuildReport:
+def build(
+    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None = None
+) -> BuildReport:
     """Build a new version and make it live. Only chunks whose text changed are embedded."""
     from filelock import FileLock
 
@@ -180,8 +187,9 @@ def build(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
         return _build_locked(root, kb, embedder, progress, t0)
 
 
-def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
-                  progress: Progress | None, t0: float) -> BuildReport:
+def _build_locked(
+    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None, t0: float
+) -> BuildReport:
     entries = [le.entry for le in kb.entries]
     chunks = [c for e in entries for c in entry_chunks(e)]
     reuse = _previous_vectors(root)
@@ -194,7 +202,7 @@ def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
     if progress:
         progress(0, len(todo))
     for start in range(0, len(todo), step):
-        batch = todo[start:start + step]
+        batch = todo[start : start + step]
         vectors[batch] = embedder.encode([chunks[i].text for i in batch])
         if progress:
             progress(min(start + step, len(todo)), len(todo))
@@ -205,12 +213,25 @@ def _build_locked(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
         with open(tmp / "vectors.npy", "wb") as fh:
             np.save(fh, vectors, allow_pickle=False)
         dense.save_faiss(dense.build_faiss(vectors), tmp / "dense.faiss")
-        (tmp / "chunks.json").write_text(json.dumps(
-            [{"entry": c.entry_id, "kind": c.kind, "lang": c.lang, "text": c.text, "digest": c.digest}
-             for c in chunks], ensure_ascii=False))
+        (tmp / "chunks.json").write_text(
+            json.dumps(
+                [
+                    {
+                        "entry": c.entry_id,
+                        "kind": c.kind,
+                        "lang": c.lang,
+                        "text": c.text,
+                        "digest": c.digest,
+                    }
+                    for c in chunks
+                ],
+                ensure_ascii=False,
+            )
+        )
         BM25.build([lexical_document(e) for e in entries]).save(tmp)
-        files = {f.name: {"size": f.stat().st_size, "sha256": _sha256(f)}
-                 for f in sorted(tmp.iterdir())}
+        files = {
+            f.name: {"size": f.stat().st_size, "sha256": _sha256(f)} for f in sorted(tmp.iterdir())
+        }
         manifest = {
             "format_version": FORMAT_VERSION,
             "model_id": dense.MODEL_ID,
@@ -250,14 +271,19 @@ def _previous_name(root: Path, current: str) -> str:
 
 def _remove_old_versions(root: Path, keep: tuple[str, ...]) -> None:
     for d in root.iterdir():
-        if d.is_dir() and d.name not in keep and (d.name.startswith("v-") or d.name.startswith(".tmp-")):
+        if (
+            d.is_dir()
+            and d.name not in keep
+            and (d.name.startswith("v-") or d.name.startswith(".tmp-"))
+        ):
             shutil.rmtree(d, ignore_errors=True)
     for f in root.glob(".CURRENT-*"):
         f.unlink(missing_ok=True)
 
 
-def ensure(root: Path, kb: KnowledgeBase, embedder: dense.Embedder,
-           progress: Progress | None = None) -> tuple[Index, BuildReport | None, str | None]:
+def ensure(
+    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None = None
+) -> tuple[Index, BuildReport | None, str | None]:
     """The live index if it is valid and fresh; else rebuild it. Returns (index, build report,
     reason for the rebuild)."""
     try:

@@ -41,24 +41,40 @@ class Walk:
 
     def to_dict(self, lang: str) -> dict:
         node = self.node
-        out: dict = {"entry": self.entry.id, "path": [list(p) for p in self.path],
-                     "node": self.node_id, "kind": self.kind,
-                     "advice": self.advice.lines(lang), "values": dict(self.values)}
+        out: dict = {
+            "entry": self.entry.id,
+            "path": [list(p) for p in self.path],
+            "node": self.node_id,
+            "kind": self.kind,
+            "advice": self.advice.lines(lang),
+            "values": dict(self.values),
+        }
         if self.unused:
             out["unused_answers"] = self.unused
         if isinstance(node, ChoiceNode):
-            out.update(prompt=render_text(node.prompt.get(lang), self.values), input="choice",
-                       options=[{"value": o.value, "label": o.label.get(lang)} for o in node.options])
+            out.update(
+                prompt=render_text(node.prompt.get(lang), self.values),
+                input="choice",
+                options=[{"value": o.value, "label": o.label.get(lang)} for o in node.options],
+            )
         elif isinstance(node, NumberNode):
-            out.update(prompt=render_text(node.prompt.get(lang), self.values), input="number",
-                       variable=node.variable, min=node.min, max=node.max, integer=node.integer)
+            out.update(
+                prompt=render_text(node.prompt.get(lang), self.values),
+                input="number",
+                variable=node.variable,
+                min=node.min,
+                max=node.max,
+                integer=node.integer,
+            )
         else:
             steps = self.steps(lang)
-            out.update(title=render_text(node.title.get(lang), self.values),
-                       steps=[s.to_dict() for s in steps],
-                       check=render_text(node.check.get(lang), self.values),
-                       related=list(node.related),
-                       missing=sorted({m for s in steps for m in s.missing}))
+            out.update(
+                title=render_text(node.title.get(lang), self.values),
+                steps=[s.to_dict() for s in steps],
+                check=render_text(node.check.get(lang), self.values),
+                related=list(node.related),
+                missing=sorted({m for s in steps for m in s.missing}),
+            )
         if node_help := getattr(node, "help", None):
             out["help"] = node_help.get(lang)
         return out
@@ -87,8 +103,11 @@ def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advic
     if isinstance(node, ChoiceNode):
         raw_s = str(raw).strip().lower()
         by_value = [o for o in node.options if o.value.lower() == raw_s]
-        by_number = [node.options[int(raw_s) - 1]] if raw_s.isdigit() and \
-            0 < int(raw_s) <= len(node.options) else []
+        by_number = (
+            [node.options[int(raw_s) - 1]]
+            if raw_s.isdigit() and 0 < int(raw_s) <= len(node.options)
+            else []
+        )
         for o in by_value or by_number:
             values.update(o.set)
             return o.next, o.value, advice
@@ -109,16 +128,22 @@ def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advic
     raise WalkError("a fix takes no answer")
 
 
-def walk(entry: Entry, answers: dict[str, str] | None = None,
-         values: dict[str, str] | None = None, overrides: dict[str, str] | None = None) -> Walk:
+def walk(
+    entry: Entry,
+    answers: dict[str, str] | None = None,
+    values: dict[str, str] | None = None,
+    overrides: dict[str, str] | None = None,
+) -> Walk:
     """Follow `answers` (node id -> value) from the start until a question without an answer or
     a fix. `values` are facts from the input; `overrides` (from `--set`) win over everything."""
     answers = dict(answers or {})
     nodes = entry.tree.nodes
     unknown = [n for n in answers if n not in nodes]
     if unknown:
-        raise WalkError(f"{entry.id} has no node {', '.join(repr(n) for n in unknown)} "
-                        f"(nodes: {', '.join(nodes)})")
+        raise WalkError(
+            f"{entry.id} has no node {', '.join(repr(n) for n in unknown)} "
+            f"(nodes: {', '.join(nodes)})"
+        )
     vals = dict(values or {})
     vals.update(overrides or {})
     path: list[tuple[str, str]] = []
@@ -136,8 +161,10 @@ def walk(entry: Entry, answers: dict[str, str] | None = None,
     return Walk(entry, path, current, vals, total, unused=sorted(answers))
 
 
-def all_paths(entry: Entry, sample_numbers: tuple[float, ...] = (1, 48, 64, 100, 127, 128, 500,
-                                                                    512, 1000, 1024, 4096)):
+def all_paths(
+    entry: Entry,
+    sample_numbers: tuple[float, ...] = (1, 48, 64, 100, 127, 128, 500, 512, 1000, 1024, 4096),
+):
     """Every distinct path through the tree (numbers probed with sample values): yields answers."""
     nodes = entry.tree.nodes
     out: list[dict[str, str]] = []

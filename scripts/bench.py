@@ -75,8 +75,15 @@ def timed_process(args: list[str], env: dict, runs: int, until: str | None = Non
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        p = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             stdin=subprocess.DEVNULL, text=True)
+        p = subprocess.Popen(
+            args,
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
         if until:
             for line in p.stdout:
                 if line.strip() == until:
@@ -123,8 +130,12 @@ def bench_startup(runs: int) -> dict:
     py = sys.executable
     out = {
         "import_torch_s": timed_process([py, "-c", "import torch"], env, runs),
-        "ask_signature_s": timed_process([py, "-m", "assistant", "ask", "--json", EXACT_OP], env, runs),
-        "ask_symptom_s": timed_process([py, "-m", "assistant", "ask", "--json", SYMPTOM], env, runs),
+        "ask_signature_s": timed_process(
+            [py, "-m", "assistant", "ask", "--json", EXACT_OP], env, runs
+        ),
+        "ask_symptom_s": timed_process(
+            [py, "-m", "assistant", "ask", "--json", SYMPTOM], env, runs
+        ),
         "model_ready_s": timed_process([py, "-c", MODEL_PROBE], env, runs, until="READY"),
     }
     try:
@@ -158,8 +169,13 @@ def latency(engine: Engine, texts: list[str], runs: int) -> dict:
                 per_stage.setdefault(k, []).append(v * 1000)
         rounds.append({k: (pct(v, 50), pct(v, 95)) for k, v in per_stage.items()})
     stages = rounds[0].keys()
-    return {k: {"p50_ms": median([r[k][0] for r in rounds]), "p95_ms": median([r[k][1] for r in rounds])}
-            for k in stages}
+    return {
+        k: {
+            "p50_ms": median([r[k][0] for r in rounds]),
+            "p95_ms": median([r[k][1] for r in rounds]),
+        }
+        for k in stages
+    }
 
 
 def bench_query(runs: int) -> dict:
@@ -183,19 +199,37 @@ def bench_build(runs: int) -> dict:
             kdir = Path(tmp) / "kb"
             shutil.copytree(paths.builtin_knowledge_dir(), kdir)
             f = kdir / "hbm-oom.yaml"
-            f.write_text(f.read_text().replace("my batch does not fit in TPU memory",
-                                               "my batch no longer fits in the TPU memory"))
+            f.write_text(
+                f.read_text().replace(
+                    "my batch does not fit in TPU memory",
+                    "my batch no longer fits in the TPU memory",
+                )
+            )
             report = store.build(root, load_knowledge(builtin=kdir, user_dirs=[]), embedder)
             incremental.append(report.seconds)
             embedded.append(report.embedded)
-    mem = subprocess.run([sys.executable, "-c", MEMORY_PROBE, SYMPTOM], env=child_env(), cwd=ROOT,
-                         capture_output=True, text=True)
-    maxrss = json.loads(mem.stdout.strip().splitlines()[-1])["maxrss_mb"] if mem.returncode == 0 else None
+    mem = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, SYMPTOM],
+        env=child_env(),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    maxrss = (
+        json.loads(mem.stdout.strip().splitlines()[-1])["maxrss_mb"]
+        if mem.returncode == 0
+        else None
+    )
     chunks = sum(len(entry_chunks(le.entry)) for le in kb.entries)
-    return {"entries": len(kb), "chunks": chunks, "full_build_s": median(full),
-            "incremental_build_s": median(incremental), "incremental_embedded": max(embedded),
-            "incremental_vs_full": median(incremental) / median(full),
-            "peak_memory_after_query_mb": maxrss}
+    return {
+        "entries": len(kb),
+        "chunks": chunks,
+        "full_build_s": median(full),
+        "incremental_build_s": median(incremental),
+        "incremental_embedded": max(embedded),
+        "incremental_vs_full": median(incremental) / median(full),
+        "peak_memory_after_query_mb": maxrss,
+    }
 
 
 # -- scale ----------------------------------------------------------------------------------------
@@ -216,22 +250,40 @@ def synthetic_kb(kb: KnowledgeBase, n_chunks: int, seed: int = 0) -> KnowledgeBa
     for k in range(copies):
         src = base[k % len(base)]
         team = f"team{k}"
-        sym = {lang: rng.sample(src.symptoms.get(lang), max(1, len(src.symptoms.get(lang)) - rng.randint(0, 2)))
-               for lang in ("en", "pt")}
-        entry = src.model_copy(update={
-            "id": f"{src.id}-{team}",
-            "title": src.title.model_copy(update={"en": f"{src.title.en} ({team})", "pt": f"{src.title.pt} ({team})"}),
-            "symptoms": src.symptoms.model_copy(update=sym),
-            "signatures": [s.model_copy(update={"id": f"{s.id}-{team}", "kind": "literal",
-                                                "pattern": f"{team}-runbook-{s.id}", "captures": {}})
-                           for s in src.signatures],
-            "related": [],
-        })
+        sym = {
+            lang: rng.sample(
+                src.symptoms.get(lang), max(1, len(src.symptoms.get(lang)) - rng.randint(0, 2))
+            )
+            for lang in ("en", "pt")
+        }
+        entry = src.model_copy(
+            update={
+                "id": f"{src.id}-{team}",
+                "title": src.title.model_copy(
+                    update={"en": f"{src.title.en} ({team})", "pt": f"{src.title.pt} ({team})"}
+                ),
+                "symptoms": src.symptoms.model_copy(update=sym),
+                "signatures": [
+                    s.model_copy(
+                        update={
+                            "id": f"{s.id}-{team}",
+                            "kind": "literal",
+                            "pattern": f"{team}-runbook-{s.id}",
+                            "captures": {},
+                        }
+                    )
+                    for s in src.signatures
+                ],
+                "related": [],
+            }
+        )
         out.append(LoadedEntry(entry, Path(f"/synthetic/{entry.id}.yaml"), "user", f"syn{k}"))
     return KnowledgeBase(out)
 
 
-def synthetic_vectors(chunks: list[Chunk], real: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+def synthetic_vectors(
+    chunks: list[Chunk], real: dict[str, np.ndarray], rng: np.random.Generator
+) -> np.ndarray:
     """Vectors for the synthetic chunks: the real embedding of the chunk they were made from (or of
     its title for edited texts), moved by a small random direction and re-normalized. Embedding
     100k texts with MiniLM on 2 CPU cores would take the better part of an hour; the index does
@@ -286,19 +338,35 @@ def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
             recall = float(np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth)]))
             ids = [e.id for e in entries]
             pos = {e: i for i, e in enumerate(ids)}
-            idx = store.Index(Path("/synthetic"), {"kb_hash": "", "entry_ids": ids}, chunks,
-                              np.array([pos[c.entry_id] for c in chunks], dtype=np.int32), ids, lexical, index)
+            idx = store.Index(
+                Path("/synthetic"),
+                {"kb_hash": "", "entry_ids": ids},
+                chunks,
+                np.array([pos[c.entry_id] for c in chunks], dtype=np.int32),
+                ids,
+                lexical,
+                index,
+            )
             eng = Engine(kb=skb, embedder=base_engine.embedder, params=base_engine.params)
             eng._index = idx
             lat = latency(eng, texts, runs)
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-            rows.append({"chunks": len(chunks), "entries": len(entries), "index": kind,
-                         "build_s": t_build + t_lex, "disk_mb": size / 2**20,
-                         "query_p50_ms": lat["total"]["p50_ms"], "query_p95_ms": lat["total"]["p95_ms"],
-                         "faiss_p50_ms": lat.get("faiss", {}).get("p50_ms"),
-                         "signatures_p50_ms": lat.get("signatures", {}).get("p50_ms"),
-                         "lexical_p50_ms": lat.get("lexical", {}).get("p50_ms"),
-                         "recall_at_10": recall, "peak_rss_mb": max(rss, rss0) / 1024})
+            rows.append(
+                {
+                    "chunks": len(chunks),
+                    "entries": len(entries),
+                    "index": kind,
+                    "build_s": t_build + t_lex,
+                    "disk_mb": size / 2**20,
+                    "query_p50_ms": lat["total"]["p50_ms"],
+                    "query_p95_ms": lat["total"]["p95_ms"],
+                    "faiss_p50_ms": lat.get("faiss", {}).get("p50_ms"),
+                    "signatures_p50_ms": lat.get("signatures", {}).get("p50_ms"),
+                    "lexical_p50_ms": lat.get("lexical", {}).get("p50_ms"),
+                    "recall_at_10": recall,
+                    "peak_rss_mb": max(rss, rss0) / 1024,
+                }
+            )
             del index, eng
     return rows
 
@@ -314,18 +382,24 @@ def print_table(res: dict) -> None:
     for k, v in q.items():
         if isinstance(v, dict):
             print(f"  {k:12} {v['p50_ms']:8.2f} {v['p95_ms']:8.2f}")
-    print(f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: full {b['full_build_s']:.1f} s, "
-          f"incremental {b['incremental_build_s']:.2f} s ({b['incremental_embedded']} chunk re-embedded, "
-          f"{b['incremental_vs_full']:.2f}x of full); peak memory after a query "
-          f"{b['peak_memory_after_query_mb'] or float('nan'):.0f} MB")
+    print(
+        f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: full {b['full_build_s']:.1f} s, "
+        f"incremental {b['incremental_build_s']:.2f} s ({b['incremental_embedded']} chunk re-embedded, "
+        f"{b['incremental_vs_full']:.2f}x of full); peak memory after a query "
+        f"{b['peak_memory_after_query_mb'] or float('nan'):.0f} MB"
+    )
     print("\nscale (synthetic knowledge bases)")
-    print(f"  {'chunks':>7} {'entries':>7} {'index':>5} {'build s':>8} {'disk MB':>8} {'p50 ms':>7} "
-          f"{'p95 ms':>7} {'faiss':>6} {'sigs':>6} {'lex':>6} {'rec@10':>6} {'RSS MB':>7}")
+    print(
+        f"  {'chunks':>7} {'entries':>7} {'index':>5} {'build s':>8} {'disk MB':>8} {'p50 ms':>7} "
+        f"{'p95 ms':>7} {'faiss':>6} {'sigs':>6} {'lex':>6} {'rec@10':>6} {'RSS MB':>7}"
+    )
     for r in res["scale"]:
-        print(f"  {r['chunks']:7d} {r['entries']:7d} {r['index']:>5} {r['build_s']:8.2f} {r['disk_mb']:8.1f} "
-              f"{r['query_p50_ms']:7.1f} {r['query_p95_ms']:7.1f} {r['faiss_p50_ms'] or 0:6.2f} "
-              f"{r['signatures_p50_ms'] or 0:6.2f} {r['lexical_p50_ms'] or 0:6.2f} {r['recall_at_10']:6.3f} "
-              f"{r['peak_rss_mb']:7.0f}")
+        print(
+            f"  {r['chunks']:7d} {r['entries']:7d} {r['index']:>5} {r['build_s']:8.2f} {r['disk_mb']:8.1f} "
+            f"{r['query_p50_ms']:7.1f} {r['query_p95_ms']:7.1f} {r['faiss_p50_ms'] or 0:6.2f} "
+            f"{r['signatures_p50_ms'] or 0:6.2f} {r['lexical_p50_ms'] or 0:6.2f} {r['recall_at_10']:6.3f} "
+            f"{r['peak_rss_mb']:7.0f}"
+        )
 
 
 def main() -> int:
@@ -340,9 +414,11 @@ def main() -> int:
     t0 = time.perf_counter()
     base = Engine(user_dirs=[])
     base.warm_up()
-    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-                      f"faiss {__import__('faiss').__version__}",
-           "runs": runs}
+    res = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"faiss {__import__('faiss').__version__}",
+        "runs": runs,
+    }
     res["startup"] = bench_startup(runs)
     res["query"] = bench_query(runs)
     res["build"] = bench_build(min(runs, 2))

@@ -70,12 +70,15 @@ class Data:
     source: dict[str, str]
 
     def subset(self, keep) -> Data:
-        return Data(*[[row for row in part if keep(row[0])] for part in (self.ins, self.oos, self.nms)],
-                    self.source)
+        return Data(
+            *[[row for row in part if keep(row[0])] for part in (self.ins, self.oos, self.nms)],
+            self.source,
+        )
 
 
-def fit_listwise(x: np.ndarray, right: np.ndarray, ridge: float = 1e-3,
-                 iters: int = 3000, lr: float = 0.5) -> np.ndarray:
+def fit_listwise(
+    x: np.ndarray, right: np.ndarray, ridge: float = 1e-3, iters: int = 3000, lr: float = 0.5
+) -> np.ndarray:
     """Weights w >= 0 maximizing the mean log of the softmax mass on each query's right entries,
     where an entry's score is x[query, entry] @ w (x: queries x entries x features; right: a 0/1
     mask, queries x entries). A smooth stand-in for hit@1 that rewards wide margins."""
@@ -92,8 +95,13 @@ def fit_listwise(x: np.ndarray, right: np.ndarray, ridge: float = 1e-3,
     return w
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1.0, iters: int = 100,
-                 sample_weight: np.ndarray | None = None) -> np.ndarray:
+def fit_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    ridge: float = 1.0,
+    iters: int = 100,
+    sample_weight: np.ndarray | None = None,
+) -> np.ndarray:
     """Newton's method for L2-regularized (weighted) logistic regression; returns [bias, w...]."""
     X = np.hstack([np.ones((len(x), 1)), x])
     sw = np.ones(len(y)) if sample_weight is None else sample_weight
@@ -116,12 +124,22 @@ def _right(q: Query) -> tuple[str, ...]:
 def ranking_only(weights: dict[str, float], dense_floor: float, rank_scale: float) -> Calibration:
     """A calibration with the ranking fitted and no confidence model yet (enough to fuse)."""
     blank = Confidence(bias=0.0, coef={}, threshold=0.5)
-    return Calibration(weights=weights, dense_floor=dense_floor, rank_scale=rank_scale,
-                       confidence=blank, confidence_nodense=blank)
+    return Calibration(
+        weights=weights,
+        dense_floor=dense_floor,
+        rank_scale=rank_scale,
+        confidence=blank,
+        confidence_nodense=blank,
+    )
 
 
-def fit_confidence(rows: list[Row], params: Calibration, names: list[str],
-                   source: dict[str, str], verbose: bool = True) -> tuple[Confidence, float, float]:
+def fit_confidence(
+    rows: list[Row],
+    params: Calibration,
+    names: list[str],
+    source: dict[str, str],
+    verbose: bool = True,
+) -> tuple[Confidence, float, float]:
     """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
     feats, labels, groups, weights = [], [], [], []
     counts: dict[str, int] = {}
@@ -149,9 +167,11 @@ def fit_confidence(rows: list[Row], params: Calibration, names: list[str],
     w = fit_logistic(x, y, sample_weight=sw)
     conf = 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
     if verbose:
-        print(f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
-              + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
-              + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})")
+        print(
+            f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
+            + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:]))
+            + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})"
+        )
     g = np.array(groups)
     in_conf, in_w = conf[g == "in"], sw[g == "in"]
     oos_conf, oos_w = conf[g == "oos"], sw[g == "oos"]
@@ -166,8 +186,10 @@ def fit_confidence(rows: list[Row], params: Calibration, names: list[str],
     best_t = float((best.min() + best.max()) / 2)  # the middle of the best range: widest margins
     fa, oa = share(in_conf < best_t, in_w), share(oos_conf < best_t, oos_w)
     if verbose:
-        print(f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  "
-              f"out-of-scope abstention={oa:.3f}  (training figures)")
+        print(
+            f"  threshold: {best_t:.4f}  false abstention={fa:.3f}  "
+            f"out-of-scope abstention={oa:.3f}  (training figures)"
+        )
     coef = {n: round(float(c), 4) for n, c in zip(names, w[1:])}
     return Confidence(bias=round(float(w[0]), 4), coef=coef, threshold=round(best_t, 4)), fa, oa
 
@@ -205,33 +227,70 @@ def fit(data: Data, ids: list[str], verbose: bool = True) -> Calibration:
         target = np.where(right > 0, f_in, -np.inf).max(axis=1)
         rank = (np.where(right > 0, -np.inf, f_in) >= target[:, None]).sum(axis=1) + 1
         hit, mrr = float((rank == 1).mean()), float((1 / rank).mean())
-        nm_ok = float(((feature_tensor(nms, ids, floor) @ wn).argmax(axis=1) != nm_target).mean()) \
-            if nms else 0.0
+        nm_ok = (
+            float(((feature_tensor(nms, ids, floor) @ wn).argmax(axis=1) != nm_target).mean())
+            if nms
+            else 0.0
+        )
         key = (round(hit + nm_ok, 6), round(mrr, 6))
         if verbose:
-            print(f"  floor={floor:.2f}: " + " ".join(f"{n}={v:.3f}" for n, v in
-                                                       zip(RANK_FEATURES[1:], wn[1:]))
-                  + f"  hit@1={hit:.3f} near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}")
+            print(
+                f"  floor={floor:.2f}: "
+                + " ".join(f"{n}={v:.3f}" for n, v in zip(RANK_FEATURES[1:], wn[1:]))
+                + f"  hit@1={hit:.3f} near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}"
+            )
         if best is None or key > best[0]:
-            best = (key, ranking_only({n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn)},
-                                      floor, round(float(w_sig), 4)))
+            best = (
+                key,
+                ranking_only(
+                    {n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn)},
+                    floor,
+                    round(float(w_sig), 4),
+                ),
+            )
     (objective, mrr), params = best
     if verbose:
-        print(f"ranking: {params.weights} dense_floor={params.dense_floor} "
-              f"rank_scale={params.rank_scale}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
-              f"MRR={mrr:.3f}  (training figures)")
+        print(
+            f"ranking: {params.weights} dense_floor={params.dense_floor} "
+            f"rank_scale={params.rank_scale}  objective={objective:.3f} (hit@1 + near-miss avoidance)  "
+            f"MRR={mrr:.3f}  (training figures)"
+        )
     rows = ins + oos + nms
     full, fa, oa = fit_confidence(rows, params, list(FEATURES), data.source, verbose)
     # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
-    no_dense = [(q, replace(r, evidence={e: replace(ev, dense=0.0, views={
-        k: v for k, v in ev.views.items() if not k.startswith("dense")})
-        for e, ev in r.evidence.items()}, used_dense=False)) for q, r in rows]
-    fast, _, _ = fit_confidence(no_dense, params, [f for f in FEATURES if f != "dense"],
-                                data.source, verbose)
-    return params.model_copy(update={
-        "confidence": full, "confidence_nodense": fast,
-        "training_figures": {"objective": round(objective, 4), "mrr": round(mrr, 4),
-                             "false_abstention": round(fa, 4), "oos_abstention": round(oa, 4)}})
+    no_dense = [
+        (
+            q,
+            replace(
+                r,
+                evidence={
+                    e: replace(
+                        ev,
+                        dense=0.0,
+                        views={k: v for k, v in ev.views.items() if not k.startswith("dense")},
+                    )
+                    for e, ev in r.evidence.items()
+                },
+                used_dense=False,
+            ),
+        )
+        for q, r in rows
+    ]
+    fast, _, _ = fit_confidence(
+        no_dense, params, [f for f in FEATURES if f != "dense"], data.source, verbose
+    )
+    return params.model_copy(
+        update={
+            "confidence": full,
+            "confidence_nodense": fast,
+            "training_figures": {
+                "objective": round(objective, 4),
+                "mrr": round(mrr, 4),
+                "false_abstention": round(fa, 4),
+                "oos_abstention": round(oa, 4),
+            },
+        }
+    )
 
 
 def fold_of(q: Query, folds: int) -> int:
@@ -274,7 +333,8 @@ def cross_validate(data: Data, ids: list[str], folds: int, kb) -> dict:
     for src, t in sorted(tallies.items()):
         n_in, n_oos, n_nm = t.get("n_in", 0), t.get("n_oos", 0), t.get("n_nm", 0)
         out[src] = {
-            "n_in": int(n_in), "n_oos": int(n_oos),
+            "n_in": int(n_in),
+            "n_oos": int(n_oos),
             # hit@k among answers: abstaining counts as a miss
             "hit1": round(t["answered_right"] / n_in, 4) if n_in else None,
             "hit3": round(t["answered_right3"] / n_in, 4) if n_in else None,
@@ -293,33 +353,49 @@ def load_data(engine: Engine, real: Path | None) -> Data:
         queries += [(q, "real") for q in load_jsonl(real)]
     source = {q.id: src for q, src in queries}
     data = [(q, engine.retrieve(q.query)) for q, _ in queries]
-    return Data([(q, r) for q, r in data if q.topic != OOS and q.not_topic is None],
-                [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None],
-                [(q, r) for q, r in data if q.not_topic is not None], source)
+    return Data(
+        [(q, r) for q, r in data if q.topic != OOS and q.not_topic is None],
+        [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None],
+        [(q, r) for q, r in data if q.not_topic is not None],
+        source,
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
-    ap.add_argument("--real", default=str(DEFAULT_REAL),
-                    help="real labelled reports (JSONL) to fit on too; 'none' to leave them out")
-    ap.add_argument("--cv", type=int, default=5, metavar="K",
-                    help="also report a K-fold cross-validated estimate (0: skip)")
+    ap.add_argument(
+        "--real",
+        default=str(DEFAULT_REAL),
+        help="real labelled reports (JSONL) to fit on too; 'none' to leave them out",
+    )
+    ap.add_argument(
+        "--cv",
+        type=int,
+        default=5,
+        metavar="K",
+        help="also report a K-fold cross-validated estimate (0: skip)",
+    )
     args = ap.parse_args()
     real = None if args.real == "none" else Path(args.real)
     engine = Engine(user_dirs=[])
     engine.warm_up()
     data = load_data(engine, real)
     n_real = sum(1 for s in data.source.values() if s == "real")
-    print(f"training inputs: {len(data.ins)} in-scope, {len(data.oos)} out-of-scope, "
-          f"{len(data.nms)} near misses ({n_real} of them real reports)")
+    print(
+        f"training inputs: {len(data.ins)} in-scope, {len(data.oos)} out-of-scope, "
+        f"{len(data.nms)} near misses ({n_real} of them real reports)"
+    )
     ids = engine.index().entry_ids
     result = fit(data, ids)
     n_fix = len(data.source) - n_real
     record: dict = {
-        "fitted_on": (f"tests/fixtures/kb ({n_fix} inputs)"
-                      + (f" + {real.name} ({n_real} real reports)" if n_real else "")),
-        "how": "python scripts/calibrate.py --write"}
+        "fitted_on": (
+            f"tests/fixtures/kb ({n_fix} inputs)"
+            + (f" + {real.name} ({n_real} real reports)" if n_real else "")
+        ),
+        "how": "python scripts/calibrate.py --write",
+    }
     if args.cv:
         record["cross_validation"] = cross_validate(data, ids, args.cv, engine.kb)
         print(f"{args.cv}-fold cross-validation (not training figures):")

@@ -31,8 +31,14 @@ def run(engine: Engine, queries) -> dict[str, list[Outcome]]:
     for q in queries:
         r = engine.retrieve(q.query)
         a = engine.decide(r, top_k=len(engine.kb))
-        systems["tpu-assist"].append(Outcome(q, [x.id for x in a.results], a.abstained,
-                                             a.results[0].confidence if a.results else 0.0))
+        systems["tpu-assist"].append(
+            Outcome(
+                q,
+                [x.id for x in a.results],
+                a.abstained,
+                a.results[0].confidence if a.results else 0.0,
+            )
+        )
         for name, key in (("bm25", lambda e: e.lex_raw), ("dense", lambda e: e.dense)):
             ranked = sorted(r.evidence, key=lambda eid: (-key(r.evidence[eid]), eid))
             ranked = [eid for eid in ranked if key(r.evidence[eid]) > 0]
@@ -49,23 +55,29 @@ def report(systems: dict[str, list[Outcome]]) -> dict:
     print(f"{'system':12} {'hit@1':>6} {'hit@3':>6} {'MRR':>6} {'false-abst':>10} {'oos-abst':>9}")
     for name, m in out.items():
         abst = name == "tpu-assist"
-        print(f"{name:12} {fmt(m.get('hit1')):>6} {fmt(m.get('hit3')):>6} {fmt(m.get('mrr')):>6} "
-              f"{fmt(m.get('false_abstention') if abst else None):>10} "
-              f"{fmt(m.get('oos_abstention') if abst else None):>9}")
+        print(
+            f"{name:12} {fmt(m.get('hit1')):>6} {fmt(m.get('hit3')):>6} {fmt(m.get('mrr')):>6} "
+            f"{fmt(m.get('false_abstention') if abst else None):>10} "
+            f"{fmt(m.get('oos_abstention') if abst else None):>9}"
+        )
     m = out["tpu-assist"]
     print(f"\nin-scope: {m['n_in']}  out-of-scope: {m['n_oos']}\n\nbreakdown (tpu-assist):")
     for group, g in m["breakdown"].items():
-        print(f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} hit@3={fmt(g.get('hit3'))} "
-              f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
-              f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}")
+        print(
+            f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} hit@3={fmt(g.get('hit3'))} "
+            f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
+            f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}"
+        )
     print("\nconfusion (tpu-assist's first answer when wrong: right entry -> what it answered):")
     for pair, n in m["confusion"].items():
         print(f"  {n:3}  {pair}")
     print(f"\nmisses ({len(m['misses'])}), with the top 3:")
     for miss in m["misses"]:
-        print(f"  {miss['id']:>10} [{miss['kind']}] want={miss['topic']:26} "
-              f"top3={','.join(miss['got'])} abstained={miss['abstained']} "
-              f"conf={miss['confidence']}  {miss['query']!r}")
+        print(
+            f"  {miss['id']:>10} [{miss['kind']}] want={miss['topic']:26} "
+            f"top3={','.join(miss['got'])} abstained={miss['abstained']} "
+            f"conf={miss['confidence']}  {miss['query']!r}"
+        )
     return out
 
 

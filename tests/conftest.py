@@ -33,8 +33,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from assistant.retrieval import dense
 
         def refuse(self):
-            raise RuntimeError("the fast tier must not load the real model: use the "
-                               "fake_embedder or fast_engine fixture, or let the test be slow")
+            raise RuntimeError(
+                "the fast tier must not load the real model: use the "
+                "fake_embedder or fast_engine fixture, or let the test be slow"
+            )
 
         dense.Embedder.load = refuse
 
@@ -120,7 +122,13 @@ def run_cli(cli_env):
 
     def run(*args: str, input: bytes | str | None = None, env: dict | None = None):
         data = input.encode() if isinstance(input, str) else input
-        return subprocess.run([sys.executable, "-m", "assistant", *args], input=data,
-                              capture_output=True, env=env or cli_env, cwd=ROOT, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-m", "assistant", *args],
+            input=data,
+            capture_output=True,
+            env=env or cli_env,
+            cwd=ROOT,
+            timeout=300,
+        )
 
     return run

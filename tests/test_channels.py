@@ -12,8 +12,10 @@ from assistant.retrieval.lexical import BM25
 from assistant.retrieval.signatures import match_signatures
 from assistant.text.tokens import tokenize
 
-HBM_TF = ("tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
-          "memory space hbm; used: 9.82G; limit: 7.48G.")
+HBM_TF = (
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
+    "memory space hbm; used: 9.82G; limit: 7.48G."
+)
 
 
 def test_signature_channel_captures_values(kb):
@@ -25,8 +27,12 @@ def test_signature_channel_captures_values(kb):
 
 
 def test_signature_channel_ignores_cuda_oom(kb):
-    hits = match_signatures(kb.entries, [
-        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)"])
+    hits = match_signatures(
+        kb.entries,
+        [
+            "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total capacity)"
+        ],
+    )
     assert not [h for h in hits if h.entry_id == "hbm-oom"]
 
 
@@ -55,7 +61,9 @@ def test_dense_channel_finds_paraphrase(engine):
     from assistant.retrieval import dense
 
     idx = engine.index()
-    q = engine.embedder.encode(["the accelerator has too little high bandwidth memory for my network"])
+    q = engine.embedder.encode(
+        ["the accelerator has too little high bandwidth memory for my network"]
+    )
     scores, ids = dense.search(idx.faiss_index, q, 10)
     entries = list(dict.fromkeys(idx.chunks[i].entry_id for i in ids[0]))
     assert "hbm-oom" in entries[:3]
@@ -64,10 +72,18 @@ def test_dense_channel_finds_paraphrase(engine):
 
 def test_fusion_orders_by_weighted_evidence():
     blank = Confidence(bias=0.0, coef={}, threshold=0.5)
-    params = Calibration(weights={"sig": 1.0, "dense": 0.5, "lex": 0.5}, dense_floor=0.2,
-                         rank_scale=1.0, confidence=blank, confidence_nodense=blank)
-    ev = {"a": Evidence(sig=1.0, dense=0.3, lex=0.1), "b": Evidence(dense=0.9, lex=0.9),
-          "c": Evidence()}
+    params = Calibration(
+        weights={"sig": 1.0, "dense": 0.5, "lex": 0.5},
+        dense_floor=0.2,
+        rank_scale=1.0,
+        confidence=blank,
+        confidence_nodense=blank,
+    )
+    ev = {
+        "a": Evidence(sig=1.0, dense=0.3, lex=0.1),
+        "b": Evidence(dense=0.9, lex=0.9),
+        "c": Evidence(),
+    }
     ranked = fuse(ev, params)
     assert [s.entry_id for s in ranked] == ["a", "b", "c"]
     assert ranked[2].score == 0.0
@@ -85,10 +101,12 @@ def test_ask_matches_and_explains(engine):
 
 
 def test_ask_abstains_on_unrelated_input(engine):
-    for text in ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB "
-                 "total capacity; 13.1 GiB already allocated)",
-                 "ModuleNotFoundError: No module named 'pandas'",
-                 "how do I center a div in CSS?"]:
+    for text in [
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB "
+        "total capacity; 13.1 GiB already allocated)",
+        "ModuleNotFoundError: No module named 'pandas'",
+        "how do I center a div in CSS?",
+    ]:
         a = engine.ask(text)
         assert a.abstained, (text, a.results[0].id, a.results[0].confidence)
         assert a.results  # nearest candidates are still shown
@@ -105,10 +123,13 @@ def test_calibration_rejects_a_stale_file(tmp_path):
     from assistant.calibration import CALIBRATION_FILE
 
     good = json.loads(CALIBRATION_FILE.read_text())
-    assert decide.load_params(str(CALIBRATION_FILE)).confidence.threshold == \
-        good["confidence"]["threshold"]
-    stale = dict(good, confidence=dict(good["confidence"],
-                                       coef={**good["confidence"]["coef"], "gone": 1.0}))
+    assert (
+        decide.load_params(str(CALIBRATION_FILE)).confidence.threshold
+        == good["confidence"]["threshold"]
+    )
+    stale = dict(
+        good, confidence=dict(good["confidence"], coef={**good["confidence"]["coef"], "gone": 1.0})
+    )
     path = tmp_path / "calibration.json"
     path.write_text(json.dumps(stale))
     with pytest.raises(ValueError, match="gone"):

@@ -41,7 +41,10 @@ def test_ask_abstains_plainly(run_cli):
 
 
 def test_ask_jsonl(run_cli):
-    lines = [json.dumps({"id": "q1", "query": HBM}), json.dumps({"query": "how do I center a div?"})]
+    lines = [
+        json.dumps({"id": "q1", "query": HBM}),
+        json.dumps({"query": "how do I center a div?"}),
+    ]
     r = run_cli("ask", "--jsonl", input="\n".join(lines) + "\n")
     assert r.returncode == 0, r.stderr.decode()
     out = [json.loads(l) for l in r.stdout.decode().splitlines()]
@@ -71,9 +74,23 @@ def test_walk_question_then_fix(run_cli):
     assert q["path"] == [] and q["options"][0]["value"] and q["prompt"]
     n = json.loads(run_cli("walk", "hbm-oom", "--json", "--answer", "generation=v3").stdout)
     assert n["input"] == "number" and n["path"] == [["generation", "v3"]]
-    fix = json.loads(run_cli("walk", "hbm-oom", "--json", "-a", "generation=v3", "-a", "batch=100",
-                             "-a", "padding=yes", "--set", "tpu_name=my-tpu",
-                             "--set", "zone=us-central1-b").stdout)
+    fix = json.loads(
+        run_cli(
+            "walk",
+            "hbm-oom",
+            "--json",
+            "-a",
+            "generation=v3",
+            "-a",
+            "batch=100",
+            "-a",
+            "padding=yes",
+            "--set",
+            "tpu_name=my-tpu",
+            "--set",
+            "zone=us-central1-b",
+        ).stdout
+    )
     assert fix["kind"] == "fix" and fix["node"] == "lower-batch"
     cmd = next(s for s in fix["steps"] if s["kind"] == "command")
     assert cmd["risk"] == "read-only"
@@ -84,18 +101,42 @@ def test_walk_question_then_fix(run_cli):
 
 
 def test_walk_leaves_placeholders_visible(run_cli):
-    fix = json.loads(run_cli("walk", "hbm-oom", "--json", "-a", "generation=v3", "-a", "batch=100",
-                             "-a", "padding=yes").stdout)
+    fix = json.loads(
+        run_cli(
+            "walk",
+            "hbm-oom",
+            "--json",
+            "-a",
+            "generation=v3",
+            "-a",
+            "batch=100",
+            "-a",
+            "padding=yes",
+        ).stdout
+    )
     cmd = next(s for s in fix["steps"] if s["kind"] == "command")
     assert "{tpu_name}" in cmd["command"] and "tpu_name" in fix["missing"]
 
 
 def test_walk_errors_exit_2(run_cli):
-    for args in (["no-such-entry"], ["hbm-oom", "-a", "nope=1"], ["hbm-oom", "-a", "generation=v9"],
-                 ["hbm-oom", "-a", "generation=v3", "-a", "batch=lots"],
-                 ["hbm-oom", "-a", "generation"],
-                 ["hbm-oom", "-a", "generation=v3", "-a", "batch=100", "-a", "padding=yes",
-                  "--set", "tpu_name=x; rm -rf ~"]):
+    for args in (
+        ["no-such-entry"],
+        ["hbm-oom", "-a", "nope=1"],
+        ["hbm-oom", "-a", "generation=v9"],
+        ["hbm-oom", "-a", "generation=v3", "-a", "batch=lots"],
+        ["hbm-oom", "-a", "generation"],
+        [
+            "hbm-oom",
+            "-a",
+            "generation=v3",
+            "-a",
+            "batch=100",
+            "-a",
+            "padding=yes",
+            "--set",
+            "tpu_name=x; rm -rf ~",
+        ],
+    ):
         r = run_cli("walk", *args)
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert r.stderr.startswith(b"tpu-assist: error:") and b"Traceback" not in r.stderr

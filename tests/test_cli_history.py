@@ -9,13 +9,21 @@ from assistant import history
 
 def _saved(tmp_path):
     s = history.new_session("en")
-    s.turns.append(history.Turn(
-        query="gcloud compute tpus tpu-vm ssh my-tpu --zone=us-central1-b --project=acme-ml-prod\n"
-              "ssh: connect to host 34.91.136.59 port 22: Connection timed out (me@corp.example.com)",
-        answer={"abstained": False, "results": [{"id": "ssh-key-propagation", "title": "SSH key",
-                                                 "confidence": 0.9, "why": []}],
-                "values": {"project": "acme-ml-prod"}},
-        entry_id="ssh-key-propagation", titles={"en": "SSH key", "pt": "Chave SSH"}))
+    s.turns.append(
+        history.Turn(
+            query="gcloud compute tpus tpu-vm ssh my-tpu --zone=us-central1-b --project=acme-ml-prod\n"
+            "ssh: connect to host 34.91.136.59 port 22: Connection timed out (me@corp.example.com)",
+            answer={
+                "abstained": False,
+                "results": [
+                    {"id": "ssh-key-propagation", "title": "SSH key", "confidence": 0.9, "why": []}
+                ],
+                "values": {"project": "acme-ml-prod"},
+            },
+            entry_id="ssh-key-propagation",
+            titles={"en": "SSH key", "pt": "Chave SSH"},
+        )
+    )
     history.save_session(s, tmp_path)
     return s
 

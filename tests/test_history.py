@@ -14,27 +14,56 @@ from assistant.history import Session, Turn
 
 def sample(lang: str = "en") -> Session:
     s = history.new_session(lang)
-    fix = {"kind": "fix", "title": "Lower the batch size", "advice": ["Batch 100 is not a multiple of 64"],
-           "steps": [{"kind": "command", "risk": "read-only",
-                      "command": "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b "
-                                 "--project=acme-prod-42",
-                      "text": "Confirm the accelerator type."},
-                     {"kind": "code", "diff": "-GLOBAL_BATCH_SIZE = 100\n+GLOBAL_BATCH_SIZE = 64",
-                      "text": "Lower the batch."},
-                     {"kind": "note", "text": "Logs in gs://acme-logs/run1 from 10.1.2.3"}],
-           "check": "Training starts.", "missing": []}
-    s.turns.append(Turn(
-        query="ResourceExhaustedError: Ran out of memory in memory space hbm\n"
-              "  File \"/home/ana/train.py\", line 3\nreport to ana@example.com, ip 10.1.2.3",
-        answer={"abstained": False, "results": [
-            {"id": "hbm-oom", "title": "Out of TPU memory (HBM)", "score": 0.9, "confidence": 0.93,
-             "why": ["signature 'hbm-used-limit' matched line 1"], "source": "builtin"}],
-            "facts": {"key_lines": [{"line": 1, "text": "ResourceExhaustedError"}]},
-            "lang": "en", "values": {"zone": "us-central1-b"}, "notes": []},
-        entry_id="hbm-oom", titles={"en": "Out of TPU memory (HBM)", "pt": "Falta de memória na TPU"},
-        path=[["generation", "v3"], ["batch", "100"], ["padding", "yes"]],
-        overrides={"project": "acme-prod-42"},
-        walk={"en": fix, "pt": {**fix, "title": "Reduza o lote"}}))
+    fix = {
+        "kind": "fix",
+        "title": "Lower the batch size",
+        "advice": ["Batch 100 is not a multiple of 64"],
+        "steps": [
+            {
+                "kind": "command",
+                "risk": "read-only",
+                "command": "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b "
+                "--project=acme-prod-42",
+                "text": "Confirm the accelerator type.",
+            },
+            {
+                "kind": "code",
+                "diff": "-GLOBAL_BATCH_SIZE = 100\n+GLOBAL_BATCH_SIZE = 64",
+                "text": "Lower the batch.",
+            },
+            {"kind": "note", "text": "Logs in gs://acme-logs/run1 from 10.1.2.3"},
+        ],
+        "check": "Training starts.",
+        "missing": [],
+    }
+    s.turns.append(
+        Turn(
+            query="ResourceExhaustedError: Ran out of memory in memory space hbm\n"
+            '  File "/home/ana/train.py", line 3\nreport to ana@example.com, ip 10.1.2.3',
+            answer={
+                "abstained": False,
+                "results": [
+                    {
+                        "id": "hbm-oom",
+                        "title": "Out of TPU memory (HBM)",
+                        "score": 0.9,
+                        "confidence": 0.93,
+                        "why": ["signature 'hbm-used-limit' matched line 1"],
+                        "source": "builtin",
+                    }
+                ],
+                "facts": {"key_lines": [{"line": 1, "text": "ResourceExhaustedError"}]},
+                "lang": "en",
+                "values": {"zone": "us-central1-b"},
+                "notes": [],
+            },
+            entry_id="hbm-oom",
+            titles={"en": "Out of TPU memory (HBM)", "pt": "Falta de memória na TPU"},
+            path=[["generation", "v3"], ["batch", "100"], ["padding", "yes"]],
+            overrides={"project": "acme-prod-42"},
+            walk={"en": fix, "pt": {**fix, "title": "Reduza o lote"}},
+        )
+    )
     return s
 
 
@@ -67,8 +96,15 @@ def test_atomic_write_keeps_old_file_when_writing_fails(tmp_path, monkeypatch):
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp file left behind
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"format": 1, "id": "x"}', "[]",
-                                     '{"format": 99, "id": "a", "created": "c", "updated": "u", "turns": []}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        '{"format": 1, "id": "x"}',
+        "[]",
+        '{"format": 99, "id": "a", "created": "c", "updated": "u", "turns": []}',
+    ],
+)
 def test_corrupt_file_is_set_aside_with_a_warning(tmp_path, content):
     good = history.save_session(sample(), tmp_path)
     bad = tmp_path / "sessions" / "broken.json"

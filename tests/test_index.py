@@ -52,7 +52,13 @@ def test_build_writes_manifest_and_loads(tmp_path, small_kb, embedder):
     assert m["model_id"] == dense.MODEL_ID and m["dim"] == 384
     assert m["kb_hash"] == kb.content_hash()
     assert m["entry_ids"] == ["dynamic-shape", "hbm-oom"]
-    assert set(m["files"]) >= {"dense.faiss", "chunks.json", "lexical.json", "lexical.npz", "vectors.npy"}
+    assert set(m["files"]) >= {
+        "dense.faiss",
+        "chunks.json",
+        "lexical.json",
+        "lexical.npz",
+        "vectors.npy",
+    }
     assert idx.faiss_index.ntotal == m["chunk_count"]
 
 
@@ -60,8 +66,11 @@ def test_stale_after_knowledge_change(tmp_path, small_kb, embedder):
     root = tmp_path / "idx"
     store.build(root, _kb(small_kb), embedder)
     f = small_kb / "hbm-oom.yaml"
-    f.write_text(f.read_text().replace("my batch does not fit in TPU memory",
-                                       "my batch is too big for the TPU memory"))
+    f.write_text(
+        f.read_text().replace(
+            "my batch does not fit in TPU memory", "my batch is too big for the TPU memory"
+        )
+    )
     kb2 = _kb(small_kb)
     with pytest.raises(store.IndexError_, match="knowledge files changed"):
         store.load(root, kb2)
@@ -96,8 +105,10 @@ def test_corruption_is_detected_and_rebuilt(tmp_path, small_kb, embedder, damage
     assert store.load(root, kb).path == idx.path
 
 
-@pytest.mark.parametrize("field,value", [("format_version", 999), ("model_id", "other/model"),
-                                         ("pipeline", "built-by-older-code")])
+@pytest.mark.parametrize(
+    "field,value",
+    [("format_version", 999), ("model_id", "other/model"), ("pipeline", "built-by-older-code")],
+)
 def test_foreign_manifest_is_rejected(tmp_path, small_kb, embedder, field, value):
     root = tmp_path / "idx"
     kb = _kb(small_kb)

@@ -29,7 +29,9 @@ def test_every_entry_has_enough_fixtures():
 @pytest.mark.parametrize("q", IN_SCOPE, ids=[q.id for q in IN_SCOPE])
 def test_fixture_ranks_its_entry_first(engine, q):
     a = engine.ask(q.query)
-    assert a.results and a.results[0].id == q.topic, [(r.id, round(r.score, 3)) for r in a.results[:3]]
+    assert a.results and a.results[0].id == q.topic, [
+        (r.id, round(r.score, 3)) for r in a.results[:3]
+    ]
 
 
 @pytest.mark.parametrize("q", NEAR, ids=[q.id for q in NEAR])
@@ -42,5 +44,7 @@ def test_near_miss_does_not_match_its_entry(engine, q):
 def test_out_of_scope_fixtures_abstain(engine):
     """Unrelated input is refused (a rate, as the target is: >= 90% here, >= 95% on the fixtures)."""
     answered = [(q.id, engine.ask(q.query)) for q in OUT_OF_SCOPE]
-    wrong = [(qid, a.best.id, round(a.best.confidence, 3)) for qid, a in answered if not a.abstained]
+    wrong = [
+        (qid, a.best.id, round(a.best.confidence, 3)) for qid, a in answered if not a.abstained
+    ]
     assert len(wrong) <= 0.05 * len(OUT_OF_SCOPE), wrong

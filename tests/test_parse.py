@@ -7,15 +7,22 @@ from assistant.text.parse import parse
 
 
 def test_strips_ansi_timestamps_and_prefixes():
-    raw = ("\x1b[31m2026-03-02 11:04:12.118 W tensorflow/core/framework/op_kernel.cc:1830] "
-           "OP_REQUIRES failed\x1b[0m\r\n"
-           "I0302 11:04:12.118123 140 tpu.cc:88] Initializing the TPU system\n"
-           "WARNING:tensorflow:something\n"
-           "(vm)$ gcloud compute tpus tpu-vm list --zone us-central1-b\n"
-           "\x1b]8;;http://evil\x07link\x1b]8;;\x07\n")
+    raw = (
+        "\x1b[31m2026-03-02 11:04:12.118 W tensorflow/core/framework/op_kernel.cc:1830] "
+        "OP_REQUIRES failed\x1b[0m\r\n"
+        "I0302 11:04:12.118123 140 tpu.cc:88] Initializing the TPU system\n"
+        "WARNING:tensorflow:something\n"
+        "(vm)$ gcloud compute tpus tpu-vm list --zone us-central1-b\n"
+        "\x1b]8;;http://evil\x07link\x1b]8;;\x07\n"
+    )
     n = normalize(raw)
-    assert n.lines == ["OP_REQUIRES failed", "Initializing the TPU system", "something",
-                       "gcloud compute tpus tpu-vm list --zone us-central1-b", "link"]
+    assert n.lines == [
+        "OP_REQUIRES failed",
+        "Initializing the TPU system",
+        "something",
+        "gcloud compute tpus tpu-vm list --zone us-central1-b",
+        "link",
+    ]
     assert n.line_numbers == [1, 2, 3, 4, 5]
     assert strip_ansi("\x1b[1;32mok\x1b[0m") == "ok"
 
@@ -45,10 +52,12 @@ tensorflow.python.framework.errors_impl.NotFoundError: No registered 'StringSpli
 
 
 def test_facts_names_and_numbers():
-    f = parse("gcloud compute tpus tpu-vm ssh my-tpu-1 --zone=europe-west4-a --project my-proj-123\n"
-              "ssh: connect to host 34.91.136.59 port 22: Connection timed out\n"
-              "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Used 17.31G of 15.48G hbm "
-              "on a v3-8 with batch_size=1024")
+    f = parse(
+        "gcloud compute tpus tpu-vm ssh my-tpu-1 --zone=europe-west4-a --project my-proj-123\n"
+        "ssh: connect to host 34.91.136.59 port 22: Connection timed out\n"
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Used 17.31G of 15.48G hbm "
+        "on a v3-8 with batch_size=1024"
+    )
     assert (f.tpu_name, f.zone, f.project) == ("my-tpu-1", "europe-west4-a", "my-proj-123")
     assert f.ip == "34.91.136.59" and f.accelerator_type == "v3-8" and f.tpu_generation == "v3"
     assert f.status_codes == ["RESOURCE_EXHAUSTED"] and "jax" in f.frameworks
@@ -58,8 +67,11 @@ def test_facts_names_and_numbers():
 
 def test_key_lines_of_a_long_log_skip_the_noise():
     noise = [f"I0302 11:04:{i % 60:02d}.1 1 x.cc:1] step {i} loss=0.{i}" for i in range(5000)]
-    raw = "\n".join(noise[:2500] + ["ResourceExhaustedError: Ran out of memory in memory space hbm"]
-                    + noise[2500:])
+    raw = "\n".join(
+        noise[:2500]
+        + ["ResourceExhaustedError: Ran out of memory in memory space hbm"]
+        + noise[2500:]
+    )
     f = parse(raw)
     assert any("memory space hbm" in k["text"] for k in f.key_lines)
     assert len(f.key_lines) <= 12 and f.line_count == 5001
@@ -73,4 +85,7 @@ def test_language_detection():
 def test_plain_text_keeps_identifiers():
     from assistant.text.markdown import plain
 
-    assert plain("Set **`drop_remainder=True`** ([docs](https://x))") == "Set drop_remainder=True (docs)"
+    assert (
+        plain("Set **`drop_remainder=True`** ([docs](https://x))")
+        == "Set drop_remainder=True (docs)"
+    )

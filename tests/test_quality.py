@@ -12,8 +12,12 @@ import pytest
 
 from assistant.evaluation import Outcome, load_jsonl, metrics
 
-DEV = Path(os.environ.get("TPU_ASSIST_DEV_QUERIES",
-                          Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev_queries.jsonl"))
+DEV = Path(
+    os.environ.get(
+        "TPU_ASSIST_DEV_QUERIES",
+        Path(__file__).resolve().parents[2] / "shared" / "eval" / "dev_queries.jsonl",
+    )
+)
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +28,14 @@ def outcomes(engine):
     for q in load_jsonl(DEV):
         r = engine.retrieve(q.query)
         a = engine.decide(r, top_k=len(engine.kb))
-        out["tpu-assist"].append(Outcome(q, [x.id for x in a.results], a.abstained,
-                                         a.best.confidence if a.best else 0.0))
+        out["tpu-assist"].append(
+            Outcome(q, [x.id for x in a.results], a.abstained, a.best.confidence if a.best else 0.0)
+        )
         for name, key in (("bm25", "lex_raw"), ("dense", "dense")):
-            ranked = sorted((e for e in r.evidence if getattr(r.evidence[e], key) > 0),
-                            key=lambda e: (-getattr(r.evidence[e], key), e))
+            ranked = sorted(
+                (e for e in r.evidence if getattr(r.evidence[e], key) > 0),
+                key=lambda e: (-getattr(r.evidence[e], key), e),
+            )
             out[name].append(Outcome(q, ranked, False, 0.0))
     return {k: metrics(v) for k, v in out.items()}
 

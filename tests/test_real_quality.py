@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL = Path(os.environ.get("TPU_ASSIST_REAL_QUERIES",
-                           ROOT.parent / "shared" / "eval" / "real_queries.jsonl"))
+REAL = Path(
+    os.environ.get(
+        "TPU_ASSIST_REAL_QUERIES", ROOT.parent / "shared" / "eval" / "real_queries.jsonl"
+    )
+)
 
 # Cross-validated floors (abstaining counts as a miss for hit@k).
 FLOORS = {"hit1": 0.70, "hit3": 0.80, "oos_abstention": 0.55}

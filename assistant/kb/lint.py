@@ -30,8 +30,12 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
     for nid, node in nodes.items():
         for where, target in _edges(node):
             if target not in nodes:
-                yield Problem(path, f"tree.nodes.{nid}.{where}", "E020",
-                              f"'{target}' is not a node of this tree")
+                yield Problem(
+                    path,
+                    f"tree.nodes.{nid}.{where}",
+                    "E020",
+                    f"'{target}' is not a node of this tree",
+                )
     # Reachability (breadth-first from start).
     seen = {entry.tree.start}
     todo = [entry.tree.start]
@@ -52,8 +56,11 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
             if target not in nodes:
                 continue
             if colour.get(target) == 1:
-                loop = " -> ".join([*trail[trail.index(target):], nid, target]) \
-                    if target in trail else f"{nid} -> {target}"
+                loop = (
+                    " -> ".join([*trail[trail.index(target) :], nid, target])
+                    if target in trail
+                    else f"{nid} -> {target}"
+                )
                 yield Problem(path, f"tree.nodes.{nid}", "E022", f"cycle: {loop}")
             elif target not in colour:
                 yield from visit(target, [*trail, nid])
@@ -67,26 +74,47 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
     for nid, node in nodes.items():
         if isinstance(node, FixNode):
             if not any(isinstance(s, (CommandStep, CodeStep)) for s in node.steps):
-                yield Problem(path, f"tree.nodes.{nid}.steps", "E023",
-                              "a fix needs at least one command or code change")
+                yield Problem(
+                    path,
+                    f"tree.nodes.{nid}.steps",
+                    "E023",
+                    "a fix needs at least one command or code change",
+                )
             for i, step in enumerate(node.steps):
-                texts = [step.command] if isinstance(step, CommandStep) else \
-                    [step.before, step.after] if isinstance(step, CodeStep) else []
+                texts = (
+                    [step.command]
+                    if isinstance(step, CommandStep)
+                    else [step.before, step.after]
+                    if isinstance(step, CodeStep)
+                    else []
+                )
                 for text in texts:
                     for name in placeholders.placeholders_in(text):
                         if not (placeholders.is_known(name) or name in variables):
-                            yield Problem(path, f"tree.nodes.{nid}.steps[{i}]", "E041",
-                                          f"placeholder '{{{name}}}' is neither a known value "
-                                          "nor set by this tree")
+                            yield Problem(
+                                path,
+                                f"tree.nodes.{nid}.steps[{i}]",
+                                "E041",
+                                f"placeholder '{{{name}}}' is neither a known value "
+                                "nor set by this tree",
+                            )
         if isinstance(node, NumberNode):
             if not any(b.when is None for b in node.branches):
-                yield Problem(path, f"tree.nodes.{nid}.branches", "E024",
-                              "add a branch without `when` so every number leads somewhere")
+                yield Problem(
+                    path,
+                    f"tree.nodes.{nid}.branches",
+                    "E024",
+                    "add a branch without `when` so every number leads somewhere",
+                )
             for i, name in enumerate(node.advice):
                 if name not in ADVISORS:
                     known = ", ".join(sorted(ADVISORS))
-                    yield Problem(path, f"tree.nodes.{nid}.advice[{i}]", "E042",
-                                  f"unknown advisor '{name}' (known: {known})")
+                    yield Problem(
+                        path,
+                        f"tree.nodes.{nid}.advice[{i}]",
+                        "E042",
+                        f"unknown advisor '{name}' (known: {known})",
+                    )
 
 
 def _tree_variables(entry: Entry) -> set[str]:
@@ -109,8 +137,7 @@ def _signature_problems(path: str, entry: Entry) -> Iterator[Problem]:
         yield from _pattern_problems(path, field_name, sigs)
 
 
-def _pattern_problems(path: str, field_name: str,
-                      sigs: Sequence[Signature]) -> Iterator[Problem]:
+def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> Iterator[Problem]:
     for i, sig in enumerate(sigs):
         where = f"{field_name}[{i}].pattern"
         try:
@@ -123,10 +150,15 @@ def _pattern_problems(path: str, field_name: str,
         if groups != declared:
             extra = sorted(declared - groups)
             undeclared = sorted(groups - declared)
-            detail = "; ".join(filter(None, [
-                f"declared but not in the regex: {', '.join(extra)}" if extra else "",
-                f"named groups not declared: {', '.join(undeclared)}" if undeclared else "",
-            ]))
+            detail = "; ".join(
+                filter(
+                    None,
+                    [
+                        f"declared but not in the regex: {', '.join(extra)}" if extra else "",
+                        f"named groups not declared: {', '.join(undeclared)}" if undeclared else "",
+                    ],
+                )
+            )
             yield Problem(path, f"{field_name}[{i}].captures", "E031", detail)
 
 
@@ -142,27 +174,38 @@ def lint_collection(entries: list[LoadedEntry], known_ids: set[str] | None = Non
     for le in entries:
         if le.entry.id in first:
             where = first[le.entry.id].path
-            problems.append(Problem(str(le.path), "id", "E011",
-                                    f"id '{le.entry.id}' is already defined in {where}"))
+            problems.append(
+                Problem(
+                    str(le.path), "id", "E011", f"id '{le.entry.id}' is already defined in {where}"
+                )
+            )
         else:
             first[le.entry.id] = le
     ids = set(first) | (known_ids or set())
     for le in entries:
         for i, rid in enumerate(le.entry.related):
             if rid not in ids:
-                problems.append(Problem(str(le.path), f"related[{i}]", "E012",
-                                        f"no entry has id '{rid}'"))
+                problems.append(
+                    Problem(str(le.path), f"related[{i}]", "E012", f"no entry has id '{rid}'")
+                )
         for nid, node in le.entry.tree.nodes.items():
             if isinstance(node, FixNode):
                 for i, rid in enumerate(node.related):
                     if rid not in ids:
-                        problems.append(Problem(str(le.path), f"tree.nodes.{nid}.related[{i}]",
-                                                "E012", f"no entry has id '{rid}'"))
+                        problems.append(
+                            Problem(
+                                str(le.path),
+                                f"tree.nodes.{nid}.related[{i}]",
+                                "E012",
+                                f"no entry has id '{rid}'",
+                            )
+                        )
     return problems
 
 
-def validate(paths: list[Path],
-             known_ids: set[str] | None = None) -> tuple[LoadResult, list[Problem]]:
+def validate(
+    paths: list[Path], known_ids: set[str] | None = None
+) -> tuple[LoadResult, list[Problem]]:
     """Schema, then lint, over files and directories. Returns the loaded entries and all
     problems."""
     result = load_paths(paths)

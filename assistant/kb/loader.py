@@ -126,8 +126,9 @@ def load_file(path: Path, source: str = "builtin") -> tuple[LoadedEntry | None, 
         return None, _pydantic_problems(shown, exc, raw)
     problems: list[Problem] = []
     if entry.id != path.stem:
-        problems.append(Problem(shown, "id", "E010",
-                                f"id '{entry.id}' must equal the file name '{path.stem}'"))
+        problems.append(
+            Problem(shown, "id", "E010", f"id '{entry.id}' must equal the file name '{path.stem}'")
+        )
     digest = hashlib.sha256(data).hexdigest()
     return LoadedEntry(entry, path, source, digest), problems
 

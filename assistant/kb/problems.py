@@ -61,5 +61,9 @@ class Problem:
         return f"{self.path}:{self.location}: {self.code} {self.message}"
 
     def to_dict(self) -> dict[str, str]:
-        return {"path": self.path, "location": self.location, "code": self.code,
-                "message": self.message}
+        return {
+            "path": self.path,
+            "location": self.location,
+            "code": self.code,
+            "message": self.message,
+        }

@@ -9,8 +9,14 @@ from dataclasses import dataclass
 from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NoteStep, NumberNode
 from ..text.markdown import plain  # also imported from here by cli/output.py and the TUI
 
-__all__ = ["Chunk", "entry_chunks", "entry_full_text", "lexical_document", "plain",
-           "signature_texts"]
+__all__ = [
+    "Chunk",
+    "entry_chunks",
+    "entry_full_text",
+    "lexical_document",
+    "plain",
+    "signature_texts",
+]
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,10 @@ def entry_chunks(entry: Entry) -> list[Chunk]:
         chunks.append(Chunk(entry.id, "title", lang, entry.title.get(lang)))
         chunks.append(Chunk(entry.id, "summary", lang, plain(entry.summary.get(lang))))
         chunks.extend(Chunk(entry.id, "symptom", lang, s) for s in entry.symptoms.get(lang))
-        chunks.extend(Chunk(entry.id, "explanation", lang, p)
-                      for p in _paragraphs(entry.explanation.get(lang))[:4])
+        chunks.extend(
+            Chunk(entry.id, "explanation", lang, p)
+            for p in _paragraphs(entry.explanation.get(lang))[:4]
+        )
     chunks.extend(Chunk(entry.id, "signature", "any", s) for s in signature_texts(entry))
     if entry.keywords:
         chunks.append(Chunk(entry.id, "keywords", "any", ", ".join(entry.keywords)))

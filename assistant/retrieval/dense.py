@@ -19,6 +19,7 @@ def dense_scaled(cosine: float, floor: float) -> float:
     floor is fitted, see calibration.py)."""
     return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
+
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 # Past this many vectors an approximate index is used (see scripts/bench.py for the measurement).
@@ -65,16 +66,22 @@ class Embedder:
                 from sentence_transformers import SentenceTransformer
 
                 torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
-                self._model = SentenceTransformer(str(self._path or model_path()), device="cpu",
-                                                  local_files_only=True)
+                self._model = SentenceTransformer(
+                    str(self._path or model_path()), device="cpu", local_files_only=True
+                )
         return self._model
 
     def encode(self, texts: list[str], batch_size: int = 64, progress: bool = False) -> np.ndarray:
         model = self.load()
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        vecs = model.encode(texts, batch_size=batch_size, normalize_embeddings=True,
-                            convert_to_numpy=True, show_progress_bar=progress)
+        vecs = model.encode(
+            texts,
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=progress,
+        )
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
 

@@ -29,8 +29,16 @@ class LexicalHit:
 
 
 class BM25:
-    def __init__(self, vocab: dict[str, int], indptr: np.ndarray, docs: np.ndarray,
-                 tfs: np.ndarray, doc_len: np.ndarray, k1: float = K1, b: float = B):
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        indptr: np.ndarray,
+        docs: np.ndarray,
+        tfs: np.ndarray,
+        doc_len: np.ndarray,
+        k1: float = K1,
+        b: float = B,
+    ):
         self.vocab = vocab
         self.indptr, self.docs, self.tfs, self.doc_len = indptr, docs, tfs, doc_len
         self.k1, self.b = k1, b
@@ -52,8 +60,12 @@ class BM25:
                 postings[vocab[term]].append((d, tf))
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum([len(p) for p in postings])
-        docs = np.fromiter((d for p in postings for d, _ in p), dtype=np.int32, count=int(indptr[-1]))
-        tfs = np.fromiter((tf for p in postings for _, tf in p), dtype=np.float32, count=int(indptr[-1]))
+        docs = np.fromiter(
+            (d for p in postings for d, _ in p), dtype=np.int32, count=int(indptr[-1])
+        )
+        tfs = np.fromiter(
+            (tf for p in postings for _, tf in p), dtype=np.float32, count=int(indptr[-1])
+        )
         doc_len = np.array([sum(c.values()) for c in counts], dtype=np.float32)
         return cls(vocab, indptr, docs, tfs, doc_len)
 
@@ -80,9 +92,15 @@ class BM25:
             for i in top[np.isin(top, d, assume_unique=True)].tolist():
                 matched[i].append(term)
         ref = self.max_score(query)
-        return [LexicalHit(int(i), float(scores[i]), matched[int(i)],
-                           1.0 - float(np.exp(-scores[i] / ref)) if ref > 0 else 0.0)
-                for i in top]
+        return [
+            LexicalHit(
+                int(i),
+                float(scores[i]),
+                matched[int(i)],
+                1.0 - float(np.exp(-scores[i] / ref)) if ref > 0 else 0.0,
+            )
+            for i in top
+        ]
 
     def max_score(self, query: str) -> float:
         """The scale of `LexicalHit.scaled` ("how much of what the query says, weighted by rarity,
@@ -93,8 +111,9 @@ class BM25:
         return float(sum(self.idf[self.vocab[t]] if t in self.vocab else unseen for t in terms))
 
     def save(self, directory: Path) -> list[str]:
-        (directory / "lexical.json").write_text(json.dumps(
-            {"k1": self.k1, "b": self.b, "vocab": self.vocab}, ensure_ascii=False))
+        (directory / "lexical.json").write_text(
+            json.dumps({"k1": self.k1, "b": self.b, "vocab": self.vocab}, ensure_ascii=False)
+        )
         with open(directory / "lexical.npz", "wb") as fh:
             np.savez(fh, indptr=self.indptr, docs=self.docs, tfs=self.tfs, doc_len=self.doc_len)
         return ["lexical.json", "lexical.npz"]

@@ -34,25 +34,37 @@ class ProfileRule:
 
 def _figures(**named: float | None) -> str:
     """ "MXU utilization 3%, TPU idle 1%" from the figures that are known."""
-    return ", ".join(f"{name.replace('_', ' ')} {value:g}%" for name, value in named.items()
-                     if value is not None)
+    return ", ".join(
+        f"{name.replace('_', ' ')} {value:g}%" for name, value in named.items() if value is not None
+    )
 
 
 RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
-        "input-bound", "input-bottleneck",
-        lambda p: (p.input_wait is not None and p.input_wait >= 20)
-        or (p.tpu_idle is not None and p.tpu_idle >= 30),
-        lambda p: _figures(waiting_for_input=p.input_wait, TPU_idle=p.tpu_idle)),
+        "input-bound",
+        "input-bottleneck",
+        lambda p: (
+            (p.input_wait is not None and p.input_wait >= 20)
+            or (p.tpu_idle is not None and p.tpu_idle >= 30)
+        ),
+        lambda p: _figures(waiting_for_input=p.input_wait, TPU_idle=p.tpu_idle),
+    ),
     ProfileRule(
-        "busy-but-low-mxu", "low-mxu",
-        lambda p: p.mxu_utilization is not None and p.mxu_utilization < 30
-        and not ((p.input_wait or 0) >= 20 or (p.tpu_idle or 0) >= 30),
-        lambda p: _figures(MXU_utilization=p.mxu_utilization, TPU_idle=p.tpu_idle)),
+        "busy-but-low-mxu",
+        "low-mxu",
+        lambda p: (
+            p.mxu_utilization is not None
+            and p.mxu_utilization < 30
+            and not ((p.input_wait or 0) >= 20 or (p.tpu_idle or 0) >= 30)
+        ),
+        lambda p: _figures(MXU_utilization=p.mxu_utilization, TPU_idle=p.tpu_idle),
+    ),
     ProfileRule(
-        "tiny-per-core-batch", "small-batch",
+        "tiny-per-core-batch",
+        "small-batch",
         lambda p: p.per_core_batch is not None and p.per_core_batch < 8,
-        lambda p: f"per-core batch {p.per_core_batch}"),
+        lambda p: f"per-core batch {p.per_core_batch}",
+    ),
 )
 
 
@@ -72,5 +84,8 @@ class ProfileHit:
 def route(figures: ProfileFigures) -> list[ProfileHit]:
     if not figures:
         return []
-    return [ProfileHit(r.entry_id, f"profile:{r.id}", WEIGHT, 0, "", r.reason(figures), {})
-            for r in RULES if r.applies(figures)]
+    return [
+        ProfileHit(r.entry_id, f"profile:{r.id}", WEIGHT, 0, "", r.reason(figures), {})
+        for r in RULES
+        if r.applies(figures)
+    ]

@@ -16,8 +16,13 @@ from ..kb.patterns import SignatureError, compile_signature, pattern_source, re2
 if TYPE_CHECKING:  # the schema imports nothing from here; keep it that way at run time too
     from ..kb.schema import Signature
 
-__all__ = ["SignatureError", "SignatureHit", "SignatureMatcher", "compile_signature",
-           "match_signatures"]
+__all__ = [
+    "SignatureError",
+    "SignatureHit",
+    "SignatureMatcher",
+    "compile_signature",
+    "match_signatures",
+]
 
 
 @dataclass(frozen=True)
@@ -41,7 +46,9 @@ def _compile_set(group):
     try:
         for _, sig, _ in group:
             rset.Add(("(?i)" if sig.ignore_case else "") + pattern_source(sig.kind, sig.pattern))
-        if rset.Compile() is False:  # the binding returns None on success, raises or False on failure
+        if (
+            rset.Compile() is False
+        ):  # the binding returns None on success, raises or False on failure
             return None
         return rset
     except Exception:
@@ -69,7 +76,7 @@ class SignatureMatcher:
         # compile; a group that fails anyway is searched pattern by pattern.
         self._groups: list[tuple[int, object | None, int]] = []  # (first item, Set or None, size)
         for first in range(0, len(self.items), SET_SIZE):
-            group = self.items[first:first + SET_SIZE]
+            group = self.items[first : first + SET_SIZE]
             self._groups.append((first, _compile_set(group), len(group)))
 
     def match(self, lines: list[str]) -> list[SignatureHit]:
@@ -93,8 +100,17 @@ class SignatureMatcher:
                 continue
             line_no = _line_of(starts, m.start())
             captures = {k: v for k, v in (m.groupdict() or {}).items() if v}
-            hits.append(SignatureHit(entry_id, sig.id, sig.weight, line_no, lines[line_no],
-                                     m.group(0)[:300], captures))
+            hits.append(
+                SignatureHit(
+                    entry_id,
+                    sig.id,
+                    sig.weight,
+                    line_no,
+                    lines[line_no],
+                    m.group(0)[:300],
+                    captures,
+                )
+            )
         hits.sort(key=lambda h: (-h.weight, h.line_no))
         return hits
 

@@ -15,7 +15,10 @@ from dataclasses import asdict, dataclass, field
 
 from .tokens import tokenize
 
-DOMAIN = frozenset(tokenize(" ".join("""
+DOMAIN = frozenset(
+    tokenize(
+        " ".join(
+            """
 tpu tpus cloud_tpu tpu_vm tpu-vm libtpu xla xla_tpu_jit hbm mxu pjrt tensorflow tf keras jax jaxlib
 flax optax pytorch torch torch_xla xm pjit pmap jit tpustrategy strategy tpuclusterresolver
 v2-8 v3-8 v4-8 v5e v5p v2 v3 v4 batch batch_size lote lotes drop_remainder dataset
@@ -24,7 +27,10 @@ treinamento train treinar model modelo layer layers camada camadas dense densa c
 convolucao tensor tensors tensores shape shapes formato padding preenchimento accuracy acuracia
 loss perda gradient gradiente profiler profile perfil tensorboard trace checkpoint
 resourceexhaustederror resource_exhausted opkernel compile compilation compilacao
-""".split())))
+""".split()
+        )
+    )
+)
 
 
 def domain_terms(text: str) -> list[str]:
@@ -32,10 +38,12 @@ def domain_terms(text: str) -> list[str]:
 
 
 # Another accelerator named, and no TPU: such input is about a GPU machine, not this knowledge base.
-OTHER_ACCELERATOR = frozenset(tokenize(
-    "gpu gpus cuda cudnn nccl nvidia nvidia-smi a100 h100 v100 t4 l4 rtx mps rocm hip"))
-TPU_WORDS = frozenset(tokenize(
-    "tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustrategy mxu hbm pjrt"))
+OTHER_ACCELERATOR = frozenset(
+    tokenize("gpu gpus cuda cudnn nccl nvidia nvidia-smi a100 h100 v100 t4 l4 rtx mps rocm hip")
+)
+TPU_WORDS = frozenset(
+    tokenize("tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustrategy mxu hbm pjrt")
+)
 
 
 def other_accelerator(text: str) -> bool:
@@ -48,11 +56,15 @@ def other_accelerator(text: str) -> bool:
 _TPU_EVIDENCE = re.compile(
     r"\b(?:cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|torch_xla|xla_device|pjrt_device=tpu|tpu\.googleapis\.com|"
-    r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu)\b", re.I)
+    r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu)\b",
+    re.I,
+)
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|v100|t4|rtx\s*\d+|rocm|mps|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
-    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker)\b", re.I)
+    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker)\b",
+    re.I,
+)
 # "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
 _NOT_CLOUD_TPU = re.compile(r"\bedge\s?tpu\w*|\bedgetpu\w*", re.I)
 _OTHER_SERVICE = re.compile(
@@ -60,7 +72,9 @@ _OTHER_SERVICE = re.compile(
     r"google\s*drive|drive\.googleapis\.com|datastore|firestore|bigquery|pub/?sub|"
     r"storage\.objects\.\w+|storage\.buckets\.\w+|"
     r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s+engine\s+vm|compute\s*vm|"
-    r"dataproc|dataflow|cloud\s*run|cloud\s*functions)\b", re.I)
+    r"dataproc|dataflow|cloud\s*run|cloud\s*functions)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -73,7 +87,7 @@ class Context:
 
     @property
     def gate(self) -> str | None:
-        """"device" or "service" when the input is about something else and shows no TPU."""
+        """ "device" or "service" when the input is about something else and shows no TPU."""
         if self.tpu:
             return None
         if self.device:

@@ -28,8 +28,10 @@ _PREFIXES = [
     # glog / absl: I0302 11:04:12.118123 12345 file.cc:123]   or  E0000 00:00:1796 2176 re2.cc:242]
     re.compile(r"^[IWEF]\d{4}\s+\d{2}:\d{2}:[\d.]+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     # 2026-03-02 11:04:12.118 W tensorflow/core/framework/op_kernel.cc:1830]
-    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
-               r"(?:\s*:)?\s*(?:[IWEF]\s+[\w./-]+:\d+\]\s*)?"),
+    re.compile(
+        r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+        r"(?:\s*:)?\s*(?:[IWEF]\s+[\w./-]+:\d+\]\s*)?"
+    ),
     # Python logging: "INFO:root:", "WARNING:tensorflow:", "ERROR:absl:"
     re.compile(r"^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL):[\w.]*:\s*"),
     # [12:04:05] or 12:04:05.123 at the start
@@ -70,7 +72,7 @@ def strip_prefixes(line: str) -> str:
         for rx in _PREFIXES:
             m = rx.match(line)
             if m and m.end() > 0:
-                line = line[m.end():]
+                line = line[m.end() :]
                 changed = True
     return line
 
@@ -79,7 +81,7 @@ def normalize(raw: str | bytes) -> Normalized:
     text = to_text(raw)
     truncated = False
     if len(text) > MAX_CHARS:
-        head, tail = text[: MAX_CHARS // 4], text[-(MAX_CHARS * 3 // 4):]
+        head, tail = text[: MAX_CHARS // 4], text[-(MAX_CHARS * 3 // 4) :]
         text = head + "\n" + tail
         truncated = True
     text = strip_ansi(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
@@ -87,7 +89,7 @@ def normalize(raw: str | bytes) -> Normalized:
     raw_lines = text.split("\n")
     numbered = list(enumerate(raw_lines, start=1))
     if len(numbered) > MAX_LINES:
-        numbered = numbered[: MAX_LINES // 4] + numbered[-(MAX_LINES * 3 // 4):]
+        numbered = numbered[: MAX_LINES // 4] + numbered[-(MAX_LINES * 3 // 4) :]
         truncated = True
     lines: list[str] = []
     numbers: list[int] = []

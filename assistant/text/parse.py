@@ -41,13 +41,18 @@ _NUM_UNIT = re.compile(
     r"(?![\w])"
 )
 _FRAMEWORKS = {
-    "tensorflow": re.compile(r"\btensorflow\b|\btf\.|errors_impl|\bkeras\b|TPUStrategy|"
-                             r"XLA_TPU_JIT|OpKernel", re.I),
+    "tensorflow": re.compile(
+        r"\btensorflow\b|\btf\.|errors_impl|\bkeras\b|TPUStrategy|"
+        r"XLA_TPU_JIT|OpKernel",
+        re.I,
+    ),
     "jax": re.compile(r"\bjax(?:lib)?\b|XlaRuntimeError|\bjnp\.|\bflax\b|\bpjit\b", re.I),
     "pytorch": re.compile(r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b", re.I),
 }
 _TPU_NAME = [
-    re.compile(r"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-)([a-z][-a-z0-9]{0,62})"),
+    re.compile(
+        r"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-)([a-z][-a-z0-9]{0,62})"
+    ),
     re.compile(r"--tpu[= ]([a-z][-a-z0-9]{0,62})"),
     re.compile(r"\bTPU_NAME=([a-z][-a-z0-9]{0,62})"),
     re.compile(r"/nodes/([a-z][-a-z0-9]{0,62})"),
@@ -56,7 +61,9 @@ _TPU_NAME = [
 _ZONE = [
     re.compile(r"--zone[= ]([a-z]+-[a-z]+\d+-[a-z])\b"),
     re.compile(r"/locations/([a-z]+-[a-z]+\d+-[a-z])\b"),
-    re.compile(r"\b((?:us|europe|asia|northamerica|southamerica|australia|me|africa)-[a-z]+\d+-[a-z])\b"),
+    re.compile(
+        r"\b((?:us|europe|asia|northamerica|southamerica|australia|me|africa)-[a-z]+\d+-[a-z])\b"
+    ),
 ]
 _PROJECT = [
     re.compile(rf"--project[= ]({PROJECT_ID})\b"),
@@ -78,12 +85,16 @@ _SHAPE = re.compile(
 _BATCH = re.compile(
     r"\b(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?"
     r"|tamanho\s+do\s+lote)"
-    r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b", re.I)
+    r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b",
+    re.I,
+)
 
 _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
     r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
-    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao ", re.I)
+    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao ",
+    re.I,
+)
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
 
 
@@ -190,7 +201,9 @@ def query_views(norm: Normalized, facts: "Facts") -> dict[str, str]:
     searched the same way by every view."""
     full = "\n".join(k["text"] for k in facts.key_lines)
     head = title_line(norm.lines) or full
-    errs = error_lines(norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [k["text"] for k in facts.key_lines])
+    errs = error_lines(
+        norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [k["text"] for k in facts.key_lines]
+    )
     return {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
 
 
@@ -218,8 +231,9 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
         seen.add(key)
         chosen.append(i)
     if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
-        chosen = list(range(min(limit // 2, len(lines)))) + \
-            list(range(max(limit // 2, len(lines) - limit // 2), len(lines)))
+        chosen = list(range(min(limit // 2, len(lines)))) + list(
+            range(max(limit // 2, len(lines) - limit // 2), len(lines))
+        )
     return [(i, lines[i]) for i in sorted(set(chosen))]
 
 
@@ -243,8 +257,9 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.status_codes = list(dict.fromkeys(_STATUS.findall(scan)))[:10]
     facts.frameworks = [name for name, rx in _FRAMEWORKS.items() if rx.search(scan)]
     for num in list(_NUM_UNIT.finditer(scan))[:30]:
-        facts.numbers.append({"value": float(num.group(1)), "unit": num.group(2),
-                              "text": num.group(0)})
+        facts.numbers.append(
+            {"value": float(num.group(1)), "unit": num.group(2), "text": num.group(0)}
+        )
     facts.tpu_name = _first(_TPU_NAME, scan)
     facts.zone = _first(_ZONE, scan)
     facts.project = _first(_PROJECT, scan)

@@ -19,11 +19,23 @@ _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is b
 _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "mxu_utilization": [
         re.compile(r"(?:\bMXU\b|matrix[- ]units?|unidades? de matriz)" + _SEP + _NUM, re.I),
-        re.compile(_NUM + r"\s*(?:of\s+)?(?:the\s+)?(?:\bMXU\b|matrix[- ]units?)\s*(?:utili[sz]ation|usage|util)", re.I),
+        re.compile(
+            _NUM
+            + r"\s*(?:of\s+)?(?:the\s+)?(?:\bMXU\b|matrix[- ]units?)\s*(?:utili[sz]ation|usage|util)",
+            re.I,
+        ),
     ],
     "tpu_idle": [
-        re.compile(r"\bTPU\s+(?:fica\s+|est[aá]\s+|ficou\s+)?(?:idle|ociosa|ocioso)(?:\s+time)?" + _SEP + _NUM, re.I),
-        re.compile(r"(?:idle|ociosidade)\s+(?:time\s+)?(?:of|on|da|na)\s+(?:the\s+)?TPU" + _SEP + _NUM, re.I),
+        re.compile(
+            r"\bTPU\s+(?:fica\s+|est[aá]\s+|ficou\s+)?(?:idle|ociosa|ocioso)(?:\s+time)?"
+            + _SEP
+            + _NUM,
+            re.I,
+        ),
+        re.compile(
+            r"(?:idle|ociosidade)\s+(?:time\s+)?(?:of|on|da|na)\s+(?:the\s+)?TPU" + _SEP + _NUM,
+            re.I,
+        ),
         re.compile(r"tempo ocioso da TPU" + _SEP + _NUM, re.I),
     ],
     "host_idle": [
@@ -31,17 +43,35 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(r"tempo ocioso do host" + _SEP + _NUM, re.I),
     ],
     "input_wait": [
-        re.compile(r"\b" + _NUM + r"\s+of\s+the\s+total\s+step\s+time\s+(?:sampled\s+)?is\s+waiting\s+for\s+input", re.I),
-        re.compile(r"(?:waiting\s+for\s+input|input[- ]bound|infeed|esperando\s+(?:a\s+)?entrada|tempo\s+de\s+entrada)" + _SEP + _NUM, re.I),
-        re.compile(_NUM + r"\s+(?:of\s+)?(?:step\s+time\s+)?(?:waiting\s+for\s+input|in\s+infeed|esperando\s+(?:a\s+)?entrada)", re.I),
+        re.compile(
+            r"\b"
+            + _NUM
+            + r"\s+of\s+the\s+total\s+step\s+time\s+(?:sampled\s+)?is\s+waiting\s+for\s+input",
+            re.I,
+        ),
+        re.compile(
+            r"(?:waiting\s+for\s+input|input[- ]bound|infeed|esperando\s+(?:a\s+)?entrada|tempo\s+de\s+entrada)"
+            + _SEP
+            + _NUM,
+            re.I,
+        ),
+        re.compile(
+            _NUM
+            + r"\s+(?:of\s+)?(?:step\s+time\s+)?(?:waiting\s+for\s+input|in\s+infeed|esperando\s+(?:a\s+)?entrada)",
+            re.I,
+        ),
     ],
 }
 _STEP_TIME = re.compile(
-    r"(?:average\s+)?step[- ]time(?:\s+average)?|tempo\s+(?:m[eé]dio\s+)?(?:de|do|por)\s+passo", re.I)
+    r"(?:average\s+)?step[- ]time(?:\s+average)?|tempo\s+(?:m[eé]dio\s+)?(?:de|do|por)\s+passo",
+    re.I,
+)
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
 _PER_CORE_BATCH = re.compile(
     r"(?:per[- ](?:core|device|replica)\s+batch(?:[- ]size)?|batch(?:[- ]size)?\s+per\s+(?:core|device|replica)"
-    r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo))\D{0,15}(\d{1,6})\b", re.I)
+    r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo))\D{0,15}(\d{1,6})\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-STOP_EN = frozenset("""
+STOP_EN = frozenset(
+    """
 a about above after again against all also am an and any are aren't as at be because been before
 being below between both but by can can't cannot could did do does doing don't down during each
 even ever every few for from further get gets got had has have having he her here hers him his how
@@ -21,9 +22,11 @@ the their them then there these they this those through to too under until up up
 using very via was we were what when where which while who whom why will with would you your
 yours yourself yet one two get getting trying tried try want need please help anyone thanks
 thank hi hello ok okay really seems seem says said
-""".split())
+""".split()
+)
 
-STOP_PT = frozenset("""
+STOP_PT = frozenset(
+    """
 a ao aos aquela aquelas aquele aqueles aquilo as ate com como da das de dela delas dele deles
 depois do dos e ela elas ele eles em entre era eram essa essas esse esses esta estas este estes
 eu foi fomos for foram ha isso isto ja la lhe lhes mais mas me mesmo meu meus minha minhas muito
@@ -32,7 +35,8 @@ quando que quem se sem ser seu seus sao so sua suas tambem te tem tinha tu tua t
 uns voce voces vos esta estao estou fica ficar fiz faz fazer faco pra pro tenho temos ter
 alguem algum alguma ajuda obrigado oi ola sobre ainda cada quanto quanta quantos quantas onde
 aqui ali qualquer todo toda todos todas outro outra outros outras mesma lo la ne nao sim
-""".split())
+""".split()
+)
 
 STOP = STOP_EN | STOP_PT
 

@@ -35,8 +35,13 @@ class TpuAssistApp(App):
     ENABLE_COMMAND_PALETTE = True
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, engine=None, lang: str | None = None, history_dir: Path | None = None,
-                 user_dirs: list[Path] | None = None) -> None:
+    def __init__(
+        self,
+        engine=None,
+        lang: str | None = None,
+        history_dir: Path | None = None,
+        user_dirs: list[Path] | None = None,
+    ) -> None:
         super().__init__()
         self.engine = engine
         self.lang = lang if lang in LANGS else locale_lang()
@@ -62,8 +67,12 @@ class TpuAssistApp(App):
         """Whether tmux passes OSC 52 from applications to the outer terminal."""
         if self._tmux_clipboard is None:
             try:
-                out = subprocess.run(["tmux", "show-options", "-gv", "set-clipboard"],
-                                     capture_output=True, text=True, timeout=2).stdout.strip()
+                out = subprocess.run(
+                    ["tmux", "show-options", "-gv", "set-clipboard"],
+                    capture_output=True,
+                    text=True,
+                    timeout=2,
+                ).stdout.strip()
             except (OSError, subprocess.SubprocessError):
                 out = ""
             self._tmux_clipboard = out == "on"
@@ -91,16 +100,21 @@ class TpuAssistApp(App):
         for action, title, help_key in PALETTE:
             if screen.check_action(action, ()) is False:
                 continue
-            yield SystemCommand(t(self.lang, title), t(self.lang, help_key),
-                                partial(screen.run_action, action))
+            yield SystemCommand(
+                t(self.lang, title), t(self.lang, help_key), partial(screen.run_action, action)
+            )
         answer = screen.turn.answer if screen.turn is not None else None
         for n, result in enumerate(answer.results[:3] if answer else [], start=1):
             title = t(self.lang, "cmd.candidate", n=n) + f": {result.title}"
             yield SystemCommand(title, result.id, partial(screen.run_action, f"candidate({n})"))
 
 
-def make_app(engine=None, lang: str | None = None, history_dir: Path | None = None,
-             user_dirs: list[Path] | None = None) -> TpuAssistApp:
+def make_app(
+    engine=None,
+    lang: str | None = None,
+    history_dir: Path | None = None,
+    user_dirs: list[Path] | None = None,
+) -> TpuAssistApp:
     """Build the app. `history_dir` holds `sessions/` (default: `paths.data_dir()`); `engine`
     defaults to a new, lazily loaded Engine over the built-in and `user_dirs` knowledge."""
     return TpuAssistApp(engine=engine, lang=lang, history_dir=history_dir, user_dirs=user_dirs)

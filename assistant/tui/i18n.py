@@ -12,27 +12,41 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status.loading": ("loading model…", "carregando o modelo…"),
     "status.ready": ("ready", "pronto"),
     "status.searching": ("searching…", "buscando…"),
-    "status.waiting": ("loading model… your question will be answered when it is ready",
-                       "carregando o modelo… sua pergunta será respondida assim que ele estiver pronto"),
+    "status.waiting": (
+        "loading model… your question will be answered when it is ready",
+        "carregando o modelo… sua pergunta será respondida assim que ele estiver pronto",
+    ),
     "status.failed": ("could not load: {error}", "falha ao carregar: {error}"),
     # welcome
-    "welcome.title": ("Cloud TPU troubleshooting assistant", "Assistente de solução de problemas da Cloud TPU"),
+    "welcome.title": (
+        "Cloud TPU troubleshooting assistant",
+        "Assistente de solução de problemas da Cloud TPU",
+    ),
     "welcome.body": (
         "Paste an error, a stack trace or a log — or describe what you see — and press Enter.\n"
         "I find the matching problem, say how sure I am and why, then guide you to a fix with "
         "your own values filled in. Nothing is ever executed.",
         "Cole um erro, um stack trace ou um log — ou descreva o que acontece — e tecle Enter.\n"
         "Eu encontro o problema correspondente, digo o quanto tenho certeza e por quê, e guio "
-        "você até a correção com os seus valores preenchidos. Nada é executado."),
-    "welcome.keys": ("F1 help · F2 Português · Ctrl+O history · Ctrl+P all commands",
-                     "F1 ajuda · F2 English · Ctrl+O histórico · Ctrl+P todos os comandos"),
+        "você até a correção com os seus valores preenchidos. Nada é executado.",
+    ),
+    "welcome.keys": (
+        "F1 help · F2 Português · Ctrl+O history · Ctrl+P all commands",
+        "F1 ajuda · F2 English · Ctrl+O histórico · Ctrl+P todos os comandos",
+    ),
     # prompt
-    "prompt.placeholder": ("Paste an error or describe the problem… (Enter sends, Ctrl+J new line)",
-                           "Cole um erro ou descreva o problema… (Enter envia, Ctrl+J nova linha)"),
-    "prompt.choice": ("Pick an option above — or type an answer or a new question",
-                      "Escolha uma opção acima — ou digite a resposta ou uma nova pergunta"),
-    "prompt.number": ("Type the number and press Enter — or ask a new question",
-                      "Digite o número e tecle Enter — ou faça outra pergunta"),
+    "prompt.placeholder": (
+        "Paste an error or describe the problem… (Enter sends, Ctrl+J new line)",
+        "Cole um erro ou descreva o problema… (Enter envia, Ctrl+J nova linha)",
+    ),
+    "prompt.choice": (
+        "Pick an option above — or type an answer or a new question",
+        "Escolha uma opção acima — ou digite a resposta ou uma nova pergunta",
+    ),
+    "prompt.number": (
+        "Type the number and press Enter — or ask a new question",
+        "Digite o número e tecle Enter — ou faça outra pergunta",
+    ),
     # user message
     "you": ("You", "Você"),
     "answer.yours": ("your own entry", "entrada sua"),
@@ -43,87 +57,135 @@ STRINGS: dict[str, tuple[str, str]] = {
     "msg.cut": ("… {n} more lines not shown", "… mais {n} linhas não mostradas"),
     "msg.skipped": ("⋮", "⋮"),
     # answer
-    "answer.waiting": ("Waiting for the model to finish loading…", "Aguardando o modelo terminar de carregar…"),
+    "answer.waiting": (
+        "Waiting for the model to finish loading…",
+        "Aguardando o modelo terminar de carregar…",
+    ),
     "answer.searching": ("Searching…", "Buscando…"),
     "answer.best": ("Best match", "Melhor correspondência"),
     "answer.confident": ("{pct} confident", "{pct} de confiança"),
     "answer.why": ("Why", "Por quê"),
     "answer.explanation": ("Explanation", "Explicação"),
     "answer.values": ("Found in your text", "Encontrado no seu texto"),
-    "answer.values_none": ("No names or sizes found in your text.", "Nenhum nome ou tamanho encontrado no seu texto."),
+    "answer.values_none": (
+        "No names or sizes found in your text.",
+        "Nenhum nome ou tamanho encontrado no seu texto.",
+    ),
     "answer.edit_values": ("F6 edit values", "F6 editar valores"),
     "answer.others": ("Other candidates", "Outros candidatos"),
     "answer.none": ("No confident match.", "Nenhuma correspondência confiável."),
-    "answer.nearest": ("Nearest entries (pick one to walk it anyway)",
-                       "Entradas mais próximas (escolha uma para seguir mesmo assim)"),
-    "answer.hint": ("Add the full error line (the exception and its message), or describe what you "
-                    "see in a sentence, and ask again.",
-                    "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
-                    "acontece numa frase, e pergunte de novo."),
-    "answer.note_cut": ("Your input was long: it was searched by its key lines.",
-                        "Sua entrada era longa: a busca usou as linhas-chave."),
+    "answer.nearest": (
+        "Nearest entries (pick one to walk it anyway)",
+        "Entradas mais próximas (escolha uma para seguir mesmo assim)",
+    ),
+    "answer.hint": (
+        "Add the full error line (the exception and its message), or describe what you "
+        "see in a sentence, and ask again.",
+        "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
+        "acontece numa frase, e pergunte de novo.",
+    ),
+    "answer.note_cut": (
+        "Your input was long: it was searched by its key lines.",
+        "Sua entrada era longa: a busca usou as linhas-chave.",
+    ),
     "answer.chosen": ("Walking", "Seguindo"),
-    "answer.empty": ("That was empty — paste an error or describe the problem.",
-                     "Veio vazio — cole um erro ou descreva o problema."),
+    "answer.empty": (
+        "That was empty — paste an error or describe the problem.",
+        "Veio vazio — cole um erro ou descreva o problema.",
+    ),
     # walk
     "walk.title": ("Guided fix", "Correção guiada"),
     "walk.path": ("Your answers", "Suas respostas"),
-    "walk.choice_hint": ("1–{n} or ↑↓ Enter · F3 back · F4 restart",
-                         "1–{n} ou ↑↓ Enter · F3 voltar · F4 recomeçar"),
-    "walk.number_hint": ("Type the number in the box below and press Enter.",
-                         "Digite o número na caixa abaixo e tecle Enter."),
+    "walk.choice_hint": (
+        "1–{n} or ↑↓ Enter · F3 back · F4 restart",
+        "1–{n} ou ↑↓ Enter · F3 voltar · F4 recomeçar",
+    ),
+    "walk.number_hint": (
+        "Type the number in the box below and press Enter.",
+        "Digite o número na caixa abaixo e tecle Enter.",
+    ),
     "walk.fix": ("Fix", "Correção"),
     "walk.check": ("Check", "Verificação"),
-    "walk.missing": ("Still to fill in: {names} — press F6 to set them",
-                     "Ainda a preencher: {names} — tecle F6 para definir"),
-    "walk.copy_hint": ("c / F5 copy the selected command · ↑↓ select · F6 edit values",
-                       "c / F5 copiar o comando selecionado · ↑↓ selecionar · F6 editar valores"),
+    "walk.missing": (
+        "Still to fill in: {names} — press F6 to set them",
+        "Ainda a preencher: {names} — tecle F6 para definir",
+    ),
+    "walk.copy_hint": (
+        "c / F5 copy the selected command · ↑↓ select · F6 edit values",
+        "c / F5 copiar o comando selecionado · ↑↓ selecionar · F6 editar valores",
+    ),
     "walk.related": ("Related", "Relacionado"),
-    "walk.error": ("Could not show this fix: {error}", "Não foi possível mostrar a correção: {error}"),
+    "walk.error": (
+        "Could not show this fix: {error}",
+        "Não foi possível mostrar a correção: {error}",
+    ),
     "risk.read-only": ("read-only", "somente leitura"),
     "risk.changes-state": ("changes state", "altera o estado"),
     "risk.destructive": ("destructive", "destrutivo"),
     # notifications
     "copied": ("Copied to the clipboard.", "Copiado para a área de transferência."),
     "copy.none": ("No command to copy here.", "Não há comando para copiar aqui."),
-    "copy.dumb": ("This terminal (TERM=dumb) cannot receive the clipboard. Select the command with "
-                  "the mouse instead.",
-                  "Este terminal (TERM=dumb) não recebe a área de transferência. Selecione o comando "
-                  "com o mouse."),
-    "copy.tmux": ("Inside tmux the clipboard needs `set -g set-clipboard on` in ~/.tmux.conf. "
-                  "Sent anyway; if nothing arrives, select the command with the mouse "
-                  "(Shift+drag).",
-                  "Dentro do tmux a área de transferência precisa de `set -g set-clipboard on` no "
-                  "~/.tmux.conf. Enviado mesmo assim; se nada chegar, selecione o comando com o mouse "
-                  "(Shift+arrastar)."),
-    "copy.sent": ("Copied (sent to the terminal with OSC 52 — if your terminal does not support "
-                  "it, nothing arrives).",
-                  "Copiado (enviado ao terminal via OSC 52 — se o terminal não suportar, nada chega)."),
-    "values.updated": ("Values updated — every command now uses them.",
-                       "Valores atualizados — todos os comandos já os usam."),
+    "copy.dumb": (
+        "This terminal (TERM=dumb) cannot receive the clipboard. Select the command with "
+        "the mouse instead.",
+        "Este terminal (TERM=dumb) não recebe a área de transferência. Selecione o comando "
+        "com o mouse.",
+    ),
+    "copy.tmux": (
+        "Inside tmux the clipboard needs `set -g set-clipboard on` in ~/.tmux.conf. "
+        "Sent anyway; if nothing arrives, select the command with the mouse "
+        "(Shift+drag).",
+        "Dentro do tmux a área de transferência precisa de `set -g set-clipboard on` no "
+        "~/.tmux.conf. Enviado mesmo assim; se nada chegar, selecione o comando com o mouse "
+        "(Shift+arrastar).",
+    ),
+    "copy.sent": (
+        "Copied (sent to the terminal with OSC 52 — if your terminal does not support "
+        "it, nothing arrives).",
+        "Copiado (enviado ao terminal via OSC 52 — se o terminal não suportar, nada chega).",
+    ),
+    "values.updated": (
+        "Values updated — every command now uses them.",
+        "Valores atualizados — todos os comandos já os usam.",
+    ),
     "lang.switched": ("English", "Português"),
     "exported": ("Exported to {path}", "Exportado para {path}"),
     "export.failed": ("Could not export: {error}", "Não foi possível exportar: {error}"),
-    "export.nothing": ("Nothing to export yet — ask a question first.",
-                       "Nada para exportar ainda — faça uma pergunta primeiro."),
-    "history.saved_failed": ("Could not save the session: {error}", "Não foi possível salvar a sessão: {error}"),
+    "export.nothing": (
+        "Nothing to export yet — ask a question first.",
+        "Nada para exportar ainda — faça uma pergunta primeiro.",
+    ),
+    "history.saved_failed": (
+        "Could not save the session: {error}",
+        "Não foi possível salvar a sessão: {error}",
+    ),
     "history.reopened": ("Session reopened.", "Sessão reaberta."),
-    "history.open_failed": ("Could not open that session: {error}", "Não foi possível abrir a sessão: {error}"),
+    "history.open_failed": (
+        "Could not open that session: {error}",
+        "Não foi possível abrir a sessão: {error}",
+    ),
     "kb.warning": ("Knowledge: {warning}", "Conhecimento: {warning}"),
     # modals
     "history.title": ("History — past sessions", "Histórico — sessões anteriores"),
     "history.empty": ("No saved sessions yet.", "Nenhuma sessão salva ainda."),
-    "history.help": ("↑↓ select · Enter open · Esc close", "↑↓ selecionar · Enter abrir · Esc fechar"),
+    "history.help": (
+        "↑↓ select · Enter open · Esc close",
+        "↑↓ selecionar · Enter abrir · Esc fechar",
+    ),
     "history.corrupt": ("Set aside (unreadable): {warning}", "Separado (ilegível): {warning}"),
     "export.title": ("Export the session as Markdown", "Exportar a sessão em Markdown"),
     "export.path": ("File", "Arquivo"),
-    "export.redact": ("Redact project ids, IPs, emails, buckets, home paths",
-                      "Ocultar ids de projeto, IPs, e-mails, buckets e pastas pessoais"),
+    "export.redact": (
+        "Redact project ids, IPs, emails, buckets, home paths",
+        "Ocultar ids de projeto, IPs, e-mails, buckets e pastas pessoais",
+    ),
     "export.ok": ("Export", "Exportar"),
     "cancel": ("Cancel", "Cancelar"),
     "values.title": ("Values used in the commands", "Valores usados nos comandos"),
-    "values.help": ("Empty = use what was found in your text. Enter saves, Esc cancels.",
-                    "Vazio = usar o que foi encontrado no seu texto. Enter salva, Esc cancela."),
+    "values.help": (
+        "Empty = use what was found in your text. Enter saves, Esc cancels.",
+        "Vazio = usar o que foi encontrado no seu texto. Enter salva, Esc cancela.",
+    ),
     "values.save": ("Save", "Salvar"),
     "help.title": ("Help", "Ajuda"),
     "help.body": (
@@ -158,7 +220,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "| F2 | Português / English |\n| Ctrl+O | histórico |\n| Ctrl+S | exportar em Markdown |\n"
         "| Ctrl+P | todos os comandos |\n| F1 | esta ajuda |\n| Ctrl+Q | sair |\n\n"
         "Riscos: **somente leitura** só consulta, **altera o estado** modifica algo, "
-        "**destrutivo** apaga ou recria. As sessões ficam em `{data}`."),
+        "**destrutivo** apaga ou recria. As sessões ficam em `{data}`.",
+    ),
     "close": ("Close", "Fechar"),
     # bindings / commands (key: "key.<action>")
     "key.send": ("Send", "Enviar"),
@@ -177,16 +240,31 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.prompt": ("Message box", "Caixa de mensagem"),
     "key.candidate": ("Candidate {n}", "Candidato {n}"),
     "cmd.help": ("Show keys and how it works", "Mostrar as teclas e como funciona"),
-    "cmd.language": ("Switch the language to Português / English", "Trocar o idioma para English / Português"),
+    "cmd.language": (
+        "Switch the language to Português / English",
+        "Trocar o idioma para English / Português",
+    ),
     "cmd.history": ("Reopen a past session", "Reabrir uma sessão anterior"),
-    "cmd.export": ("Save this session as a Markdown file", "Salvar esta sessão em um arquivo Markdown"),
+    "cmd.export": (
+        "Save this session as a Markdown file",
+        "Salvar esta sessão em um arquivo Markdown",
+    ),
     "cmd.back": ("Go back one question", "Voltar uma pergunta"),
     "cmd.restart": ("Start the questions again", "Começar as perguntas de novo"),
     "cmd.copy": ("Copy the selected command (OSC 52)", "Copiar o comando selecionado (OSC 52)"),
-    "cmd.values": ("Edit TPU name, zone, project and other values", "Editar nome da TPU, zona, projeto e outros valores"),
-    "cmd.expand": ("Show the whole last message / key lines only", "Mostrar a última mensagem inteira / só as linhas-chave"),
+    "cmd.values": (
+        "Edit TPU name, zone, project and other values",
+        "Editar nome da TPU, zona, projeto e outros valores",
+    ),
+    "cmd.expand": (
+        "Show the whole last message / key lines only",
+        "Mostrar a última mensagem inteira / só as linhas-chave",
+    ),
     "cmd.candidate": ("Walk candidate {n}", "Seguir o candidato {n}"),
-    "cmd.new": ("Clear the screen and start a new session", "Limpar a tela e começar uma nova sessão"),
+    "cmd.new": (
+        "Clear the screen and start a new session",
+        "Limpar a tela e começar uma nova sessão",
+    ),
     "key.new": ("New session", "Nova sessão"),
 }
 

@@ -51,8 +51,12 @@ class TurnState:
         w = self.current_walk(kb)
         if w is None or w.kind != "question":
             raise WalkError("there is no open question")
-        nxt = walk(w.entry, {**dict(self.path), w.node_id: str(raw).strip()},
-                   values=self.facts_values(), overrides=self.overrides)
+        nxt = walk(
+            w.entry,
+            {**dict(self.path), w.node_id: str(raw).strip()},
+            values=self.facts_values(),
+            overrides=self.overrides,
+        )
         self.path = list(nxt.path)
         self.error = ""
         return nxt
@@ -100,10 +104,14 @@ class TurnState:
 
     def to_turn(self, kb: KnowledgeBase) -> Turn:
         query, cut = clip_query(self.query)
-        turn = Turn(query=query, query_truncated=cut,
-                    answer=self.answer.to_dict() if self.answer is not None else {},
-                    entry_id=self.entry_id, path=[list(p) for p in self.path],
-                    overrides=dict(self.overrides))
+        turn = Turn(
+            query=query,
+            query_truncated=cut,
+            answer=self.answer.to_dict() if self.answer is not None else {},
+            entry_id=self.entry_id,
+            path=[list(p) for p in self.path],
+            overrides=dict(self.overrides),
+        )
         entry = kb.get(self.entry_id) if self.entry_id else None
         if entry is not None:
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
@@ -117,8 +125,13 @@ class TurnState:
     @classmethod
     def from_turn(cls, turn: Turn) -> "TurnState":
         answer = answer_from_dict(turn.answer) if turn.answer else None
-        return cls(query=turn.query, answer=answer, entry_id=turn.entry_id,
-                   path=[(a, b) for a, b in turn.path], overrides=dict(turn.overrides))
+        return cls(
+            query=turn.query,
+            answer=answer,
+            entry_id=turn.entry_id,
+            path=[(a, b) for a, b in turn.path],
+            overrides=dict(turn.overrides),
+        )
 
 
 def answer_from_dict(d: dict):

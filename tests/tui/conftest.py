@@ -9,7 +9,10 @@ import threading
 import pytest
 
 HBM_TRACE = "\n".join(
-    [f"I0302 11:04:{i:02d}.118123 12345 tpu_driver.cc:{100 + i}] step {i} compiling..." for i in range(20)]
+    [
+        f"I0302 11:04:{i:02d}.118123 12345 tpu_driver.cc:{100 + i}] step {i} compiling..."
+        for i in range(20)
+    ]
     + [
         "Traceback (most recent call last):",
         '  File "/home/ana/train.py", line 88, in <module>',
@@ -76,5 +79,3 @@ def make(engine, hist_dir):
         return make_app(engine=eng or engine, lang=lang, history_dir=hist_dir)
 
     return build
-
-

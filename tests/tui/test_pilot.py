@@ -26,7 +26,6 @@ def text_of(app) -> str:
     return "\n".join(out)
 
 
-
 async def paste(pilot, text: str) -> None:
     pilot.app.screen.query_one("#prompt").post_message(events.Paste(text))
     await pilot.pause()
@@ -89,8 +88,11 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
         files = list((hist_dir / "sessions").glob("*.json"))
         assert len(files) == 1
         data = json.loads(files[0].read_text())
-        assert data["turns"][-1]["path"] == [["generation", "v3"], ["batch", "100"],
-                                              ["padding", "yes"]]
+        assert data["turns"][-1]["path"] == [
+            ["generation", "v3"],
+            ["batch", "100"],
+            ["padding", "yes"],
+        ]
         assert data["turns"][-1]["walk"]["en"]["kind"] == "fix"
 
 
@@ -224,8 +226,10 @@ async def test_export_file(make, tmp_path):
 @aio
 async def test_markup_and_ansi_shown_literally(make):
     app = make()
-    nasty = ("\x1b[31m[bold]ResourceExhaustedError[/bold]\x1b[0m: [link=http://x]hbm[/link] "
-             "Ran out of memory in memory space hbm [red]x\n") * 15
+    nasty = (
+        "\x1b[31m[bold]ResourceExhaustedError[/bold]\x1b[0m: [link=http://x]hbm[/link] "
+        "Ran out of memory in memory space hbm [red]x\n"
+    ) * 15
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await paste(pilot, nasty)
@@ -360,13 +364,21 @@ async def test_user_entry_is_marked_as_yours(make, engine, tmp_path):
     from assistant.engine import Engine
     from assistant.kb import load_knowledge
 
-    sample = Path(__file__).resolve().parents[1] / "fixtures" / "broken" / "valid" / "sample-entry.yaml"
+    sample = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "broken" / "valid" / "sample-entry.yaml"
+    )
     d = tmp_path / "userkb"
     d.mkdir()
-    (d / "team-runbook.yaml").write_text(sample.read_text().replace("id: sample-entry", "id: team-runbook"))
+    (d / "team-runbook.yaml").write_text(
+        sample.read_text().replace("id: sample-entry", "id: team-runbook")
+    )
     shutil.copytree(engine.index_root, tmp_path / "idx")  # only the new entry gets embedded
-    mine = Engine(kb=load_knowledge(user_dirs=[d]), index_root=tmp_path / "idx",
-                  embedder=engine.embedder, params=engine.params)
+    mine = Engine(
+        kb=load_knowledge(user_dirs=[d]),
+        index_root=tmp_path / "idx",
+        embedder=engine.embedder,
+        params=engine.params,
+    )
     app = make(eng=mine)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -43,18 +43,21 @@ def test_answer_with_question(snap_compare, make):
 
 
 def test_fix_small(snap_compare, make):
-    assert snap_compare(make(), terminal_size=SMALL,
-                        run_before=steps("paste", "2", "type:100", "enter"))
+    assert snap_compare(
+        make(), terminal_size=SMALL, run_before=steps("paste", "2", "type:100", "enter")
+    )
 
 
 def test_fix_large(snap_compare, make):
-    assert snap_compare(make(), terminal_size=LARGE,
-                        run_before=steps("paste", "2", "type:100", "enter"))
+    assert snap_compare(
+        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "enter")
+    )
 
 
 def test_abstention_large(snap_compare, make):
-    assert snap_compare(make(), terminal_size=LARGE,
-                        run_before=steps("type:what is a good recipe for banana bread"))
+    assert snap_compare(
+        make(), terminal_size=LARGE, run_before=steps("type:what is a good recipe for banana bread")
+    )
 
 
 def test_portuguese_question_large(snap_compare, make):

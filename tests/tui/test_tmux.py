@@ -35,14 +35,18 @@ def wait_for(session: str, text: str, timeout: float = 90.0) -> str:
 def test_real_program_in_tmux(cli_env, tmp_path):
     session = f"tpu-assist-{uuid.uuid4().hex[:8]}"
     env = {**cli_env, "TPU_ASSIST_DATA_DIR": str(tmp_path / "data"), "TERM": "xterm-256color"}
-    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()
-                       if k.startswith(("TPU_ASSIST_", "HF_")))
+    exports = " ".join(
+        f"{k}={shlex.quote(v)}" for k, v in env.items() if k.startswith(("TPU_ASSIST_", "HF_"))
+    )
     # shutil (so Textual) trusts COLUMNS/LINES over the pty; drop any inherited values.
     command = f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {shlex.quote(sys.executable)} -m assistant --lang en"
     trace = tmp_path / "trace.txt"
     trace.write_text(HBM_TRACE + "\n")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command],
-                   check=True, timeout=10)
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command],
+        check=True,
+        timeout=10,
+    )
     tmux("set-option", "-t", session, "window-size", "manual")
     tmux("resize-window", "-t", session, "-x", "120", "-y", "40")
     try:

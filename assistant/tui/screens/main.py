@@ -54,8 +54,10 @@ def relabel(node, lang: str) -> None:
     for key, bindings in node._bindings.key_to_bindings.items():
         node._bindings.key_to_bindings[key] = [
             dataclasses.replace(b, description=t(lang, f"key.{b.action.split('(')[0]}"))
-            if f"key.{b.action.split('(')[0]}" in STRINGS and b.description else b
-            for b in bindings]
+            if f"key.{b.action.split('(')[0]}" in STRINGS and b.description
+            else b
+            for b in bindings
+        ]
 
 
 class MainScreen(SessionActions, Screen):
@@ -156,7 +158,8 @@ class MainScreen(SessionActions, Screen):
 
     def update_placeholder(self) -> None:
         key = {"question-choice": "prompt.choice", "question-number": "prompt.number"}.get(
-            self.walk_kind, "prompt.placeholder")
+            self.walk_kind, "prompt.placeholder"
+        )
         self.prompt.placeholder = t(self.lang, key)
 
     # -- workers -----------------------------------------------------------------------------------
@@ -212,7 +215,9 @@ class MainScreen(SessionActions, Screen):
         answer = message.answer
         self.turn.answer = answer
         if not message.keep:
-            self.turn.choose(None if answer.abstained or not answer.results else answer.results[0].id)
+            self.turn.choose(
+                None if answer.abstained or not answer.results else answer.results[0].id
+            )
         if (msg := self.active(UserMessage)) is not None:
             msg.set_key_lines(answer.facts.key_lines)
         await self.render_turn(focus=not message.keep)
@@ -232,8 +237,11 @@ class MainScreen(SessionActions, Screen):
         self.update_placeholder()
         box = Vertical(classes="turn")
         await self.conversation.mount(box)
-        await box.mount(UserMessage(text, self.lang), AnswerView(None, self.lang, waiting=not self.ready),
-                        WalkView(None, self.lang))
+        await box.mount(
+            UserMessage(text, self.lang),
+            AnswerView(None, self.lang, waiting=not self.ready),
+            WalkView(None, self.lang),
+        )
         self.conversation.scroll_end(animate=False)
         if self.ready:
             self.start_search()
@@ -248,13 +256,17 @@ class MainScreen(SessionActions, Screen):
         except (WalkError, PlaceholderError) as exc:
             error = str(exc)
         answer_view, walk_view = self.active(AnswerView), self.active(WalkView)
-        await answer_view.update_view(kb=self.kb, lang=self.lang, answer=turn.answer,
-                                      entry_id=turn.entry_id, waiting=False)
+        await answer_view.update_view(
+            kb=self.kb, lang=self.lang, answer=turn.answer, entry_id=turn.entry_id, waiting=False
+        )
         await walk_view.update_view(walk=walk, lang=self.lang, error=turn.error or error)
         self.walk_kind = ""
         if walk is not None:
-            self.walk_kind = "fix" if walk.kind == "fix" else (
-                "question-choice" if walk_view.query(ChoiceList) else "question-number")
+            self.walk_kind = (
+                "fix"
+                if walk.kind == "fix"
+                else ("question-choice" if walk_view.query(ChoiceList) else "question-number")
+            )
         self.update_placeholder()
         self.refresh_bindings()
         if not focus:
@@ -267,8 +279,9 @@ class MainScreen(SessionActions, Screen):
             self.prompt.focus(scroll_visible=False)
         if self.walk_kind == "fix" and walk_view.query(".fix-title"):
             title = walk_view.query_one(".fix-title")  # the fix starts at the top of the view
-            self.call_after_refresh(self.conversation.scroll_to_widget, title, top=True,
-                                    animate=False)
+            self.call_after_refresh(
+                self.conversation.scroll_to_widget, title, top=True, animate=False
+            )
         else:
             self.call_after_refresh(self.conversation.scroll_end, animate=False)
 
@@ -286,8 +299,9 @@ class MainScreen(SessionActions, Screen):
         try:
             history.save_session(session, self.app.history_dir)
         except OSError as exc:
-            self.notify(t(self.lang, "history.saved_failed", error=str(exc)), severity="error",
-                        markup=False)
+            self.notify(
+                t(self.lang, "history.saved_failed", error=str(exc)), severity="error", markup=False
+            )
 
     # -- messages from children ---------------------------------------------------------------------
 
@@ -362,8 +376,11 @@ class MainScreen(SessionActions, Screen):
             self.save()
 
     async def action_candidate(self, n: int) -> None:
-        if self.turn is not None and self.turn.answer is not None and \
-                len(self.turn.answer.results) >= n:
+        if (
+            self.turn is not None
+            and self.turn.answer is not None
+            and len(self.turn.answer.results) >= n
+        ):
             await self.choose(self.turn.answer.results[n - 1].id)
 
     def action_copy(self) -> None:

@@ -60,8 +60,9 @@ class HistoryScreen(ModalScreen[str | None]):
                 options = []
                 for s in self.sessions:
                     label = Text(_when(s.updated) + "  ", "bold")
-                    title = next((turn.titles.get(self.lang) for turn in s.turns
-                                  if turn.titles), None)
+                    title = next(
+                        (turn.titles.get(self.lang) for turn in s.turns if turn.titles), None
+                    )
                     if title:
                         label.append(title + " — ")
                     label.append(s.title or "…", "dim")
@@ -71,8 +72,12 @@ class HistoryScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         for w in self.warnings:
-            self.notify(t(self.lang, "history.corrupt", warning=w), severity="warning",
-                        markup=False, timeout=10)
+            self.notify(
+                t(self.lang, "history.corrupt", warning=w),
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -103,7 +108,6 @@ class FormDialog(ModalScreen):
 
 
 class ExportScreen(FormDialog):
-
     def __init__(self, lang: str, default: Path) -> None:
         super().__init__()
         self.lang, self.default = lang, default
@@ -127,12 +131,12 @@ class ExportScreen(FormDialog):
             self.dismiss((Path(text).expanduser(), self.query_one("#redact", Checkbox).value))
 
 
-
 class ValuesScreen(FormDialog):
     """One input per value; refuses a value the command could not safely use."""
 
-    def __init__(self, lang: str, names: list[str], current: dict[str, str],
-                 found: dict[str, str]) -> None:
+    def __init__(
+        self, lang: str, names: list[str], current: dict[str, str], found: dict[str, str]
+    ) -> None:
         super().__init__()
         self.lang, self.names, self.current, self.found = lang, names, current, found
 
@@ -144,8 +148,11 @@ class ValuesScreen(FormDialog):
                 for name in self.names:
                     desc = KNOWN[name].description if name in KNOWN else ""
                     yield Static(Text(name, "bold") + Text(f"  {desc}", "dim"), classes="label")
-                    yield Input(self.current.get(name, ""), id=f"v-{name}",
-                                placeholder=self.found.get(name, ""))
+                    yield Input(
+                        self.current.get(name, ""),
+                        id=f"v-{name}",
+                        placeholder=self.found.get(name, ""),
+                    )
                     yield Static("", id=f"e-{name}", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button(t(self.lang, "values.save"), id="ok", variant="primary")
@@ -170,8 +177,9 @@ class ValuesScreen(FormDialog):
             self.dismiss(out)
 
 
-
-def value_names(walk_data: dict | None, found: dict[str, str], overrides: dict[str, str]) -> list[str]:
+def value_names(
+    walk_data: dict | None, found: dict[str, str], overrides: dict[str, str]
+) -> list[str]:
     """The values worth editing: the usual three, those the fix still misses, those in use."""
     names = ["tpu_name", "zone", "project"]
     for name in (walk_data or {}).get("missing", []):
@@ -184,4 +192,3 @@ def value_names(walk_data: dict | None, found: dict[str, str], overrides: dict[s
 
 def default_export_path(session_id: str) -> Path:
     return Path.cwd() / f"tpu-assist-{session_id}.md"
-

@@ -35,8 +35,13 @@ class SessionActions:
         async def done(result: dict[str, str] | None) -> None:
             if result is None:
                 return
-            self.turn.set_values({k: v for k, v in result.items()
-                                  if v != found.get(k, "") or k in self.turn.overrides})
+            self.turn.set_values(
+                {
+                    k: v
+                    for k, v in result.items()
+                    if v != found.get(k, "") or k in self.turn.overrides
+                }
+            )
             await self.render_turn()
             self.save()
             self.notify(t(self.lang, "values.updated"))
@@ -55,8 +60,9 @@ class SessionActions:
             session = history.load_session(history.session_path(session_id, self.app.history_dir))
             turns = [TurnState.from_turn(turn) for turn in session.turns]
         except (OSError, history.SessionError, ValueError, TypeError) as exc:
-            self.notify(t(self.lang, "history.open_failed", error=str(exc)), severity="error",
-                        markup=False)
+            self.notify(
+                t(self.lang, "history.open_failed", error=str(exc)), severity="error", markup=False
+            )
             return
         await self.query(".turn").remove()
         self.query_one("#welcome").display = not session.turns
@@ -90,8 +96,9 @@ class SessionActions:
             try:
                 written = export_session(session, path, self.lang, redact)
             except OSError as exc:
-                self.notify(t(self.lang, "export.failed", error=str(exc)), severity="error",
-                            markup=False)
+                self.notify(
+                    t(self.lang, "export.failed", error=str(exc)), severity="error", markup=False
+                )
                 return
             self.notify(t(self.lang, "exported", path=str(written)), markup=False)
 
@@ -106,4 +113,3 @@ class SessionActions:
         self.update_placeholder()
         self.refresh_bindings()
         self.prompt.focus()
-

@@ -39,10 +39,23 @@ class AnswerView(Vertical):
     """Attributes: `answer` (engine.Answer or None while searching), `kb`, `lang`, `entry_id`
     (the entry being walked), `waiting` (the model is still loading)."""
 
-    def __init__(self, kb, lang: str, answer=None, entry_id: str | None = None,
-                 waiting: bool = False, **kwargs) -> None:
+    def __init__(
+        self,
+        kb,
+        lang: str,
+        answer=None,
+        entry_id: str | None = None,
+        waiting: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
-        self.kb, self.lang, self.answer, self.entry_id, self.waiting = kb, lang, answer, entry_id, waiting
+        self.kb, self.lang, self.answer, self.entry_id, self.waiting = (
+            kb,
+            lang,
+            answer,
+            entry_id,
+            waiting,
+        )
 
     def _title(self, entry_id: str, fallback: str) -> str:
         entry = self.kb.get(entry_id) if self.kb is not None else None
@@ -73,8 +86,10 @@ class AnswerView(Vertical):
             head.append(f"  ({t(self.lang, 'answer.yours')})", "italic")
         yield Static(t(self.lang, "answer.best"), classes="label")
         yield Static(head, classes="title")
-        yield Static(Text(t(self.lang, "answer.confident", pct=pct(best.confidence))),
-                     classes=f"confidence {confidence_class(best.confidence)}")
+        yield Static(
+            Text(t(self.lang, "answer.confident", pct=pct(best.confidence))),
+            classes=f"confidence {confidence_class(best.confidence)}",
+        )
         if best.why:
             why = Text()
             for i, w in enumerate(best.why[:4]):
@@ -83,8 +98,9 @@ class AnswerView(Vertical):
         entry = self.kb.get(best.id) if self.kb is not None else None
         if entry is not None:
             yield Static(Text(plain(entry.summary.get(self.lang))), classes="summary")
-            with Collapsible(title=t(self.lang, "answer.explanation"), collapsed=True,
-                             classes="explanation"):
+            with Collapsible(
+                title=t(self.lang, "answer.explanation"), collapsed=True, classes="explanation"
+            ):
                 yield Markdown(entry.explanation.get(self.lang))
         yield from self._values()
         if a.notes and a.facts.truncated:

@@ -36,8 +36,10 @@ class ChoiceList(OptionList):
             self.value = value
 
     def __init__(self, values: list[str], labels: list[str], **kwargs) -> None:
-        options = [Option(Text(f"{i}. ") + Text(label), id=f"opt-{i}")
-                   for i, label in enumerate(labels, start=1)]
+        options = [
+            Option(Text(f"{i}. ") + Text(label), id=f"opt-{i}")
+            for i, label in enumerate(labels, start=1)
+        ]
         super().__init__(*options, **kwargs)
         self.values = values
 
@@ -74,7 +76,13 @@ class CommandBlock(Widget, can_focus=True):
 
     def __init__(self, number: int, command: str, risk: str, text: str, lang: str, **kwargs):
         super().__init__(**kwargs)
-        self.number, self.command, self.risk, self.text, self.lang = number, command, risk, text, lang
+        self.number, self.command, self.risk, self.text, self.lang = (
+            number,
+            command,
+            risk,
+            text,
+            lang,
+        )
 
     def compose(self) -> ComposeResult:
         head = Text(f"{self.number}. ", "bold")
@@ -141,8 +149,9 @@ class WalkView(Vertical):
             yield Static(Text(data["help"]), classes="help")
         if isinstance(w.node, ChoiceNode):
             opts = data["options"]
-            yield ChoiceList([o["value"] for o in opts], [o["label"] for o in opts],
-                             classes="choices")
+            yield ChoiceList(
+                [o["value"] for o in opts], [o["label"] for o in opts], classes="choices"
+            )
             yield Static(t(self.lang, "walk.choice_hint", n=len(opts)), classes="hint")
         else:
             yield Static(t(self.lang, "walk.number_hint"), classes="hint")
@@ -158,8 +167,14 @@ class WalkView(Vertical):
         yield Static(Text("✔ " + data["title"]), classes="fix-title")
         for i, step in enumerate(data["steps"], start=1):
             if step["kind"] == "command":
-                yield CommandBlock(i, step["command"], step["risk"], step.get("text", ""),
-                                   self.lang, classes="step")
+                yield CommandBlock(
+                    i,
+                    step["command"],
+                    step["risk"],
+                    step.get("text", ""),
+                    self.lang,
+                    classes="step",
+                )
             elif step["kind"] == "code":
                 head = Text(f"{i}. ", "bold")
                 head.append(step.get("text", ""))
@@ -168,11 +183,13 @@ class WalkView(Vertical):
                     yield from diff_lines(step.get("diff", ""))
             else:
                 yield Static(Text(f"{i}. ") + Text(step.get("text", "")), classes="step note")
-        yield Static(Text(t(self.lang, "walk.check") + ": ", "bold") + Text(data["check"]),
-                     classes="check")
+        yield Static(
+            Text(t(self.lang, "walk.check") + ": ", "bold") + Text(data["check"]), classes="check"
+        )
         if data.get("missing"):
-            yield Static(t(self.lang, "walk.missing", names=", ".join(data["missing"])),
-                         classes="missing")
+            yield Static(
+                t(self.lang, "walk.missing", names=", ".join(data["missing"])), classes="missing"
+            )
         if any(s["kind"] == "command" for s in data["steps"]):
             yield Static(t(self.lang, "walk.copy_hint"), classes="hint")
         if self.error:
