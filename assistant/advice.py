@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 CORES = 8
 HBM_GIB_PER_CORE = {"v2": 8, "v3": 16}
@@ -30,7 +30,7 @@ class Advice:
     def lines(self, lang: str) -> list[str]:
         return self.pt if lang == "pt" else self.en
 
-    def extend(self, other: "Advice") -> None:
+    def extend(self, other: Advice) -> None:
         self.en += other.en
         self.pt += other.pt
         self.values.update(other.values)

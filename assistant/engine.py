@@ -213,7 +213,7 @@ class Engine:
         index: store.Index,
         views: dict[str, str],
         evidence: dict[str, Evidence],
-        clock: "_Clock",
+        clock: _Clock,
     ) -> None:
         # Dense evidence of an entry, per view: the mean of its DENSE_PER_ENTRY closest chunks
         # (hits arrive best first), steadier than one chunk that happens to share a phrase.

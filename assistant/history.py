@@ -54,7 +54,7 @@ class Turn:
         }
 
     @classmethod
-    def from_dict(cls, d: object) -> "Turn":
+    def from_dict(cls, d: object) -> Turn:
         if not isinstance(d, dict) or not isinstance(d.get("query"), str):
             raise SessionError("a turn must be an object with a string 'query'")
         path = d.get("path") or []
@@ -110,7 +110,7 @@ class Session:
         }
 
     @classmethod
-    def from_dict(cls, d: object) -> "Session":
+    def from_dict(cls, d: object) -> Session:
         if not isinstance(d, dict):
             raise SessionError("not a JSON object")
         if d.get("format") != FORMAT:

@@ -29,7 +29,7 @@ def embedder(request):
     return request.getfixturevalue("real_embedder")
 
 
-@pytest.fixture()
+@pytest.fixture
 def small_kb(tmp_path):
     d = tmp_path / "kb"
     d.mkdir()

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from assistant import placeholders
 from assistant.kb import load_knowledge
-from assistant.text.normalize import MAX_CHARS, normalize
+from assistant.text.normalize import MAX_CHARS
 from assistant.text.parse import parse
 
 ROOT = Path(__file__).resolve().parent.parent

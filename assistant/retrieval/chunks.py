@@ -96,9 +96,7 @@ def entry_full_text(entry: Entry) -> str:
             elif isinstance(node, FixNode):
                 parts += [node.title.get(lang), node.check.get(lang)]
                 for step in node.steps:
-                    if isinstance(step, NoteStep):
-                        parts.append(plain(step.text.get(lang)))
-                    elif step.text:
+                    if isinstance(step, NoteStep) or step.text:
                         parts.append(plain(step.text.get(lang)))
         if isinstance(node, FixNode):
             for step in node.steps:

@@ -195,7 +195,7 @@ def error_lines(lines: list[str], limit: int = ERROR_LINES) -> list[str]:
     return out[::-1]
 
 
-def query_views(norm: Normalized, facts: "Facts") -> dict[str, str]:
+def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
     """The texts a report is searched by: `all` (its key lines), `head` (its title) and `err`
     (its error lines). A view the input does not have is the `all` view, so a one-line query is
     searched the same way by every view."""

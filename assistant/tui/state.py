@@ -123,7 +123,7 @@ class TurnState:
         return turn
 
     @classmethod
-    def from_turn(cls, turn: Turn) -> "TurnState":
+    def from_turn(cls, turn: Turn) -> TurnState:
         answer = answer_from_dict(turn.answer) if turn.answer else None
         return cls(
             query=turn.query,

@@ -8,7 +8,6 @@ import threading
 from textual import events
 
 from assistant.tui.screens.main import MainScreen
-from assistant.tui.widgets.answer import AnswerView
 from assistant.tui.widgets.message import UserMessage
 from assistant.tui.widgets.walkview import ChoiceList, CommandBlock, WalkView
 

@@ -27,7 +27,6 @@ from ..widgets.walkview import ChoiceList, CommandBlock, TypeAhead, WalkView
 from .modals import HelpScreen
 from .session import SessionActions
 
-
 LOAD_DELAY = 0.3  # seconds between the first frame and the start of the model load
 
 
@@ -100,11 +99,10 @@ class MainScreen(SessionActions, Screen):
             yield Static("tpu-assist", id="app-name")
             yield Static("", id="status")
             yield Static("", id="lang-tag")
-        with VerticalScroll(id="conversation"):
-            with Vertical(id="welcome"):
-                yield Static("", id="welcome-title")
-                yield Static("", id="welcome-body")
-                yield Static("", id="welcome-keys")
+        with VerticalScroll(id="conversation"), Vertical(id="welcome"):
+            yield Static("", id="welcome-title")
+            yield Static("", id="welcome-body")
+            yield Static("", id="welcome-keys")
         yield PromptInput(id="prompt")
         yield Footer(compact=True)
 
