@@ -17,8 +17,9 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
 The coefficients are a logistic regression fitted by `scripts/calibrate.py` on written fixtures
 and real reports together: positives are top results that are right, negatives the top results
 of out-of-scope inputs, of wrong answers and of near misses answered with their entry. The
-abstention threshold is chosen on the same data (see README, "Answer quality"); the cross-validated
-figures are stored beside the coefficients. Runner-ups get the top result's confidence scaled by
+assistant abstains when the top answer is more likely wrong than right (confidence below the
+model's `threshold`, 0.5: see scripts/calibrate.py, step 3, and README, "Answer quality"); the
+cross-validated figures are stored beside the coefficients. Runner-ups get the top result's confidence scaled by
 their odds against it under the listwise ranking model (`runner_up_confidence`).
 
 Also here: the rule that lets decisive signatures answer without the embedding model

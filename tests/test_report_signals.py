@@ -98,6 +98,29 @@ def test_profile_figures_route_between_look_alike_slowdowns():
     assert all(h.weight < 1.0 for h in route(read_profile("TPU idle 90%")))  # never decisive
 
 
+METRICS_REPORT = """Metric: CompileTime
+  TotalSamples: {compiles}
+  Accumulator: 16s842ms200.190us
+  ValueRate: 752ms322.271us / second
+Metric: ExecuteTime
+  TotalSamples: {executes}
+  Accumulator: 03m21s"""
+
+
+def test_pytorch_xla_metrics_report_routes_recompilation_to_dynamic_shapes():
+    def routed(compiles, executes):
+        text = METRICS_REPORT.format(compiles=compiles, executes=executes)
+        return [(h.entry_id, h.matched) for h in route(read_profile(text))]
+
+    figures = read_profile(METRICS_REPORT.format(compiles=112, executes=760))
+    assert (figures.compile_count, figures.execute_count) == (112, 760)
+    assert routed(112, 760) == [("dynamic-shape", "112 XLA compilations for 760 executions")]
+    # A handful of graphs compiled once, then executed thousands of times: healthy.
+    assert routed(4, 5000) == []
+    # Many compilations, but a tiny share of a very long run: not the shapes changing every step.
+    assert routed(12, 100_000) == []
+
+
 def test_profile_figures_show_in_facts_and_why(engine):
     a = engine.ask(
         "training on my v3-8 is slow; the overview page says Utilization of TPU Matrix "
@@ -125,6 +148,14 @@ def test_context_gate():
     )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
     assert read_context("my model trains slowly").gate is None
+    # Today's stacks name the TPU without the word: PyTorch/XLA, identifiers, jax[tpu].
+    for text in (
+        "MpDeviceLoader is 15x slower than DataLoader",
+        "xm.mark_step() after every batch",
+        "_device=/job:tpu_worker/task:0/device:CPU:0",
+        "pip install 'jax[tpu]'",
+    ):
+        assert read_context(text).tpu, text
 
 
 def test_the_answer_says_which_context_lowered_confidence(engine):

@@ -7,7 +7,10 @@ The guide separates slow-training problems by where the step time goes:
 - the TPU is busy but its matrix units are not (low MXU utilization, little idle time) → the work
   is not matrix multiplication, or it is too small to fill the units (`low-mxu`, then
   `small-batch` / `small-layers` in its tree);
-- a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`.
+- a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
+- a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
+  training loop should only execute graphs it already compiled, so 10 or more compilations, and
+  more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`).
 
 Each rule adds supporting evidence (a weight below 1.0: it never decides alone) that shows in the
 answer's *why* with the figures that triggered it. The thresholds are the guide's rules of thumb,
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from ..text.profile import ProfileFigures
 
 WEIGHT = 0.6
+RECOMPILES = 10  # compilations in one metrics report that mean shapes keep changing
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,19 @@ RULES: tuple[ProfileRule, ...] = (
             and not ((p.input_wait or 0) >= 20 or (p.tpu_idle or 0) >= 30)
         ),
         lambda p: _figures(MXU_utilization=p.mxu_utilization, TPU_idle=p.tpu_idle),
+    ),
+    ProfileRule(
+        "recompiling",
+        "dynamic-shape",
+        lambda p: (
+            p.compile_count is not None
+            and p.compile_count >= RECOMPILES
+            and (p.execute_count is None or p.compile_count * 20 > p.execute_count)
+        ),
+        lambda p: (
+            f"{p.compile_count} XLA compilations"
+            + (f" for {p.execute_count} executions" if p.execute_count is not None else "")
+        ),
     ),
     ProfileRule(
         "tiny-per-core-batch",

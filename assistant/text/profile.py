@@ -2,7 +2,7 @@
 
 The profiler's overview (TensorBoard / XProf "overview_page", `capture_tpu_profile`, the
 PyTorch/XLA metrics) states where step time goes: how busy the matrix units are, how long the TPU
-sits idle, how much of a step waits for input. Those numbers tell apart problems whose
+sits idle, how much of a step waits for input, how many graphs XLA compiled. Those numbers tell apart problems whose
 descriptions sound alike ("training is slow"): see `retrieval/profile_rules.py`, which routes by
 them. Every figure is optional; a figure is read only next to the words that name it, in English
 or Portuguese, so an unrelated percentage is never taken for one.
@@ -73,6 +73,13 @@ _PER_CORE_BATCH = re.compile(
     re.I,
 )
 
+# The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
+# compiled and how many executed. A healthy run compiles a few graphs and then only executes.
+_METRIC_SAMPLES = {
+    "compile_count": re.compile(r"Metric:\s*CompileTime\s+TotalSamples:\s*(\d+)", re.I),
+    "execute_count": re.compile(r"Metric:\s*ExecuteTime\s+TotalSamples:\s*(\d+)", re.I),
+}
+
 
 @dataclass(frozen=True)
 class ProfileFigures:
@@ -84,6 +91,8 @@ class ProfileFigures:
     input_wait: float | None = None
     step_time_ms: float | None = None
     per_core_batch: int | None = None
+    compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
+    execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
 
     def to_dict(self) -> dict[str, float | int]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -116,4 +125,8 @@ def read_profile(text: str) -> ProfileFigures:
     m = _PER_CORE_BATCH.search(text)
     if m:
         found["per_core_batch"] = int(m.group(1))
+    for name, rx in _METRIC_SAMPLES.items():
+        m = rx.search(text)
+        if m:
+            found[name] = int(m.group(1))
     return ProfileFigures(**found)  # type: ignore[arg-type]
