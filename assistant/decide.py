@@ -9,7 +9,8 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
   error lines) that rank it first: the right answer to a long report tends to win several views,
   a look-alike one;
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
-  all; `other_accel` / `other_service` — the context gate: another device (GPU, XLA_CPU, Edge
+  all, its absence weighed by the input's length (`1 - (1 - evidence) * long`: a one-line
+  question without the word TPU is not suspect, a long report without it is); `other_accel` / `other_service` — the context gate: another device (GPU, XLA_CPU, Edge
   TPU…) or a non-TPU Google service / plain VM named and no TPU (see text/domain.py);
 - `long` — how long the input is (log10 of its lines, capped): real reports are long and their
   evidence is diluted, written ones short.
@@ -91,6 +92,7 @@ def features(
 ) -> dict[str, float]:
     ev = scored.evidence
     keep = 1.0 - ev.exclude
+    long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
     return {
         "sig": keep * ev.sig,
         "lex": keep * ev.lex,
@@ -100,9 +102,11 @@ def features(
         "other_accel": retrieval.other_accel,
         "other_service": retrieval.other_service,
         "score": scored.score,
-        "long": min(1.0, math.log10(1 + retrieval.facts.line_count) / 2),
+        "long": long,
         "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
-        "tpu": float(bool(retrieval.facts.context.get("tpu"))),
+        # Missing TPU evidence counts in proportion to length: a one-line question gives no context
+        # either way, a 60-line report about a TPU names it.
+        "tpu": 1.0 - (1.0 - float(bool(retrieval.facts.context.get("tpu")))) * long,
     }
 
 
