@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import tpu_generations
 from .advice import ADVISORS, Advice
 from .kb.schema import ChoiceNode, Entry, FixNode, NumberNode
-from .render import RenderedStep, render_steps, render_text
+from .render import RenderedStep, render_steps, render_text, text_missing
 
 
 class WalkError(ValueError):
@@ -26,6 +27,7 @@ class Walk:
     values: dict[str, str]
     advice: Advice
     unused: list[str] = field(default_factory=list)  # answered nodes not on the path
+    auto: list[str] = field(default_factory=list)  # questions answered from known values
 
     @property
     def node(self):
@@ -51,11 +53,16 @@ class Walk:
         }
         if self.unused:
             out["unused_answers"] = self.unused
+        if self.auto:
+            out["auto_answered"] = list(self.auto)
         if isinstance(node, ChoiceNode):
             out.update(
                 prompt=render_text(node.prompt.get(lang), self.values),
                 input="choice",
-                options=[{"value": o.value, "label": o.label.get(lang)} for o in node.options],
+                options=[
+                    {"value": o.value, "label": render_text(o.label.get(lang), self.values)}
+                    for o in node.options
+                ],
             )
         elif isinstance(node, NumberNode):
             out.update(
@@ -68,15 +75,21 @@ class Walk:
             )
         else:
             steps = self.steps(lang)
+            title = render_text(node.title.get(lang), self.values)
+            check = render_text(node.check.get(lang), self.values)
             out.update(
-                title=render_text(node.title.get(lang), self.values),
+                title=title,
                 steps=[s.to_dict() for s in steps],
-                check=render_text(node.check.get(lang), self.values),
+                check=check,
                 related=list(node.related),
-                missing=sorted({m for s in steps for m in s.missing}),
+                missing=sorted(
+                    {m for s in steps for m in s.missing}
+                    | set(text_missing(title))
+                    | set(text_missing(check))
+                ),
             )
         if node_help := getattr(node, "help", None):
-            out["help"] = node_help.get(lang)
+            out["help"] = render_text(node_help.get(lang), self.values)
         return out
 
 
@@ -146,19 +159,45 @@ def walk(
         )
     vals = dict(values or {})
     vals.update(overrides or {})
+    _derive(vals, overrides)
     path: list[tuple[str, str]] = []
+    auto: list[str] = []
     total = Advice()
     current = entry.tree.start
     for _ in range(len(nodes) + 1):
         node = nodes[current]
-        if isinstance(node, FixNode) or current not in answers:
+        if isinstance(node, FixNode):
             break
-        nxt, shown, adv = answer_node(node, answers.pop(current), vals)
+        if current in answers:
+            raw = answers.pop(current)
+        elif (known := _known_answer(node, vals)) is not None:
+            raw = known
+            auto.append(current)
+        else:
+            break
+        nxt, shown, adv = answer_node(node, raw, vals)
         vals.update(overrides or {})
+        _derive(vals, overrides)
         total.extend(adv)
         path.append((current, shown))
         current = nxt
-    return Walk(entry, path, current, vals, total, unused=sorted(answers))
+    return Walk(entry, path, current, vals, total, unused=sorted(answers), auto=auto)
+
+
+def _derive(vals: dict[str, str], overrides: dict[str, str] | None) -> None:
+    """Add what the accelerator type or generation tells (HBM per device, device count …);
+    an explicit `--set` of the same name still wins."""
+    for name, value in tpu_generations.derive(vals).items():
+        if name not in (overrides or {}):
+            vals[name] = value
+
+
+def _known_answer(node, vals: dict[str, str]) -> str | None:
+    """The option a question's `answer_from` variable already names, if any."""
+    if not isinstance(node, ChoiceNode) or not node.answer_from:
+        return None
+    known = str(vals.get(node.answer_from) or "").strip().lower()
+    return next((o.value for o in node.options if o.value.lower() == known), None)
 
 
 def all_paths(

@@ -51,9 +51,13 @@ def test_branch_conditions_route_numbers():
 
 
 def test_batch_advice():
-    a = batch_size(100, {})
+    a = batch_size(100, {"tpu_generation": "v3"})
     assert a.values["lower_batch"] == "64" and a.values["upper_batch"] == "128"
     assert "64 or 128" in a.en[0] and "8 / 16 per core" in a.en[0]
+    # Without the TPU, no per-core figure is made up (there is no fixed 8 cores any more).
+    unknown = batch_size(100, {})
+    assert "64 or 128" in unknown.en[0] and "per core" not in unknown.en[0]
+    assert "per_core_batch" not in unknown.values
     a = batch_size(1000, {"hbm_used": "9.82G", "hbm_limit": "7.48G"})
     assert a.values["fit_batch"] == "704"  # 1000 * 7.48/9.82 = 761 -> multiple of 64 below
     assert batch_size(1024, {}).en[0].startswith("Batch 1024 is a multiple of 64")

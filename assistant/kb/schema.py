@@ -109,9 +109,14 @@ class Branch(Strict):
 
 
 class ChoiceNode(Strict):
+    """A question with options. `answer_from` names a variable: when the walk already knows it
+    (e.g. `tpu_generation`, derived from an accelerator type in the input) and its value is one
+    of the options, the question is answered with it; an explicit answer still wins."""
+
     kind: Literal["choice"]
     prompt: Text
     help: Text | None = None
+    answer_from: str | None = Field(default=None, pattern=VAR_PATTERN)
     options: list[Option] = Field(min_length=1)
 
 
@@ -127,11 +132,25 @@ class NumberNode(Strict):
     branches: list[Branch] = Field(min_length=1)
 
 
+class StepWhen(Strict):
+    """Show a step only when every variable in `known` has a value and none in `unknown` has:
+    a text that needs a figure (`{hbm_gib}`) and its stand-in for when nothing gave one."""
+
+    known: list[Annotated[str, Field(pattern=VAR_PATTERN)]] = Field(default_factory=list)
+    unknown: list[Annotated[str, Field(pattern=VAR_PATTERN)]] = Field(default_factory=list)
+
+    def holds(self, values: dict[str, str]) -> bool:
+        return all(values.get(n) for n in self.known) and not any(
+            values.get(n) for n in self.unknown
+        )
+
+
 class CommandStep(Strict):
     kind: Literal["command"]
     command: str = Field(min_length=1)
     risk: Risk
     text: Text | None = None
+    when: StepWhen | None = None
 
 
 class CodeStep(Strict):
@@ -141,6 +160,7 @@ class CodeStep(Strict):
     after: str
     file: str | None = None
     text: Text | None = None
+    when: StepWhen | None = None
 
     @model_validator(mode="after")
     def _changes_something(self) -> CodeStep:
@@ -152,6 +172,7 @@ class CodeStep(Strict):
 class NoteStep(Strict):
     kind: Literal["note"]
     text: Text
+    when: StepWhen | None = None
 
 
 Step = Annotated[CommandStep | CodeStep | NoteStep, Field(discriminator="kind")]
