@@ -201,6 +201,8 @@ def batch_size(value: float, variables: dict[str, str]) -> Advice:
         )
     else:
         a.values["fit_batch"] = str(lower if lower < b else max(step, lower - step))
+    if s is not None:
+        a.values["fit_per_device_batch"] = _num(int(a.values["fit_batch"]) / s.devices)
     return a
 
 
@@ -349,6 +351,7 @@ ADVISOR_OUTPUTS = {
         "upper_per_core_batch",
         "per_core_batch",
         "fit_batch",
+        "fit_per_device_batch",
         "host_count",
         "per_host_batch",
     },

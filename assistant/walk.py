@@ -135,7 +135,7 @@ def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advic
             values.update(adv.values)
             advice.extend(adv)
         for branch in node.branches:
-            if branch.when is None or branch.when.holds(value):
+            if branch.when is None or branch.when.holds(value, values):
                 return branch.next, shown, advice
         raise WalkError("no branch accepts this number")  # prevented by lint E024
     raise WalkError("a fix takes no answer")
@@ -202,9 +202,29 @@ def _known_answer(node, vals: dict[str, str]) -> str | None:
 
 def all_paths(
     entry: Entry,
-    sample_numbers: tuple[float, ...] = (1, 48, 64, 100, 127, 128, 500, 512, 1000, 1024, 4096),
-):
-    """Every distinct path through the tree (numbers probed with sample values): yields answers."""
+    sample_numbers: tuple[float, ...] = (
+        1,
+        8,
+        48,
+        64,
+        100,
+        127,
+        128,
+        200,
+        300,
+        500,
+        512,
+        1000,
+        1024,
+        2048,
+        4096,
+    ),
+    values: dict[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """Every distinct path through the tree, as answers (numbers probed with sample values).
+
+    Branches may compare with computed variables, so each probe is routed by a real walk with
+    `values` (the input's facts or `--set` values)."""
     nodes = entry.tree.nodes
     out: list[dict[str, str]] = []
 
@@ -223,10 +243,16 @@ def all_paths(
                     parse_number(node, str(x))
                 except WalkError:
                     continue
-                target = next(b.next for b in node.branches if b.when is None or b.when.holds(x))
+                tried = {**answers, nid: str(int(x))}
+                w = walk(entry, tried, overrides=values)
+                if nid not in dict(w.path):  # an auto-answered question took another road
+                    continue
+                following = [n for n, _ in w.path]
+                after = following.index(nid) + 1
+                target = following[after] if after < len(following) else w.node_id
                 if target not in taken:
                     taken.add(target)
-                    go(target, {**answers, nid: str(int(x))}, depth + 1)
+                    go(target, tried, depth + 1)
 
     go(entry.tree.start, {}, 0)
     return out

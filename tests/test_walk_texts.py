@@ -41,7 +41,7 @@ def _prefixes(answers: dict[str, str]):
 def _problems(entry_id: str, values: dict[str, str], lang: str) -> list[str]:
     entry = KB.get(entry_id)
     found: list[str] = []
-    for answers in all_paths(entry):
+    for answers in all_paths(entry, values={**BASE, **values}):
         for partial in _prefixes(answers):
             w = walk(entry, partial, overrides={**BASE, **values})
             d = w.to_dict(lang)

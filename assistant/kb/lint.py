@@ -122,6 +122,9 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                 yield from unset_in(f"{here}.answer_from", [node.answer_from])
         elif isinstance(node, NumberNode):
             yield from unknown_in(f"{here}.prompt", texts(node.prompt, node.help))
+            for i, b in enumerate(node.branches):
+                if b.when is not None:
+                    yield from unset_in(f"{here}.branches[{i}].when", b.when.variables())
         if isinstance(node, FixNode):
             if not any(
                 isinstance(s, (CommandStep, CodeStep)) and s.when is None for s in node.steps

@@ -76,28 +76,55 @@ class Option(Strict):
     set: dict[str, str] = Field(default_factory=dict)
 
 
+VarName = Annotated[str, Field(pattern=VAR_PATTERN)]
+
+
 class Condition(Strict):
-    """A declared condition on a number. Every given bound must hold; none given means 'always'."""
+    """A declared condition on a number. Every given bound must hold; none given means 'always'.
 
-    multiple_of: int | None = Field(default=None, gt=0)
-    not_multiple_of: int | None = Field(default=None, gt=0)
-    lt: float | None = None
-    le: float | None = None
-    gt: float | None = None
-    ge: float | None = None
+    A bound is a number or the name of a variable the walk has computed by then (`batch_step`,
+    `ideal_batch`, `tile_dim` …): the same rule then holds on every TPU generation. A bound naming
+    a variable without a number does not hold."""
 
-    def holds(self, x: float) -> bool:
-        if self.multiple_of is not None and (x % self.multiple_of) != 0:
+    multiple_of: Annotated[int, Field(gt=0)] | VarName | None = None
+    not_multiple_of: Annotated[int, Field(gt=0)] | VarName | None = None
+    lt: float | VarName | None = None
+    le: float | VarName | None = None
+    gt: float | VarName | None = None
+    ge: float | VarName | None = None
+
+    def variables(self) -> list[str]:
+        bounds = (self.multiple_of, self.not_multiple_of, self.lt, self.le, self.gt, self.ge)
+        return [b for b in bounds if isinstance(b, str)]
+
+    def holds(self, x: float, values: dict[str, str] | None = None) -> bool:
+        def bound(b: float | str | None) -> float | None:
+            if not isinstance(b, str):
+                return b
+            try:
+                v = float((values or {}).get(b, ""))
+            except ValueError:
+                return float("nan")
+            return v if v == v else float("nan")
+
+        bs = [
+            bound(b)
+            for b in (self.multiple_of, self.not_multiple_of, self.lt, self.le, self.gt, self.ge)
+        ]
+        if any(b is not None and b != b for b in bs):  # a variable that has no number
             return False
-        if self.not_multiple_of is not None and (x % self.not_multiple_of) == 0:
+        mult, not_mult, lt, le, gt, ge = bs
+        if mult is not None and (mult <= 0 or (x % mult) != 0):
             return False
-        if self.lt is not None and not x < self.lt:
+        if not_mult is not None and (not_mult <= 0 or (x % not_mult) == 0):
             return False
-        if self.le is not None and not x <= self.le:
+        if lt is not None and not x < lt:
             return False
-        if self.gt is not None and not x > self.gt:
+        if le is not None and not x <= le:
             return False
-        if self.ge is not None and not x >= self.ge:
+        if gt is not None and not x > gt:
+            return False
+        if ge is not None and not x >= ge:
             return False
         return True
 
