@@ -52,7 +52,9 @@ def _problems(entry_id: str, values: dict[str, str], lang: str) -> list[str]:
                 if REPEATED.search(line):
                     found.append(f"{where}: repeated alternative in {line!r}")
             if d["kind"] == "question":
-                texts = [d["prompt"], d.get("help", "")] + [o["label"] for o in d.get("options", [])]
+                texts = [d["prompt"], d.get("help", "")] + [
+                    o["label"] for o in d.get("options", [])
+                ]
                 for t in texts:
                     if placeholders_in(t):
                         found.append(f"{where}: unfilled {placeholders_in(t)} in {t!r}")
