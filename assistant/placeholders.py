@@ -48,6 +48,11 @@ KNOWN: dict[str, Placeholder] = {
             "Service account e-mail, e.g. sa@my-project.iam.gserviceaccount.com",
         ),
         Placeholder("vm_name", _RESOURCE, "Compute Engine VM name"),
+        Placeholder(
+            "runtime_version",
+            r"[a-z0-9][a-z0-9._-]{0,62}",
+            "TPU software version, e.g. tpu-ubuntu2204-base",
+        ),
     ]
 }
 
