@@ -24,7 +24,8 @@ class Placeholder:
 # GCE/TPU resource names: lower-case letter first, then letters, digits and hyphens, at most 63.
 _RESOURCE = r"[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?"
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
-_EMAIL = r"[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_EMAIL = rf"[A-Za-z0-9][A-Za-z0-9._%+-]{{0,63}}@{_LABEL}(?:\.{_LABEL})+"
 
 KNOWN: dict[str, Placeholder] = {
     p.name: p

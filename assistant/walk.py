@@ -8,10 +8,11 @@ the input's facts, the answers (option `set:`, number variables, computed advice
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import tpu_generations
 from .advice import ADVISORS, Advice
-from .kb.schema import ChoiceNode, Entry, FixNode, NumberNode
+from .kb.schema import ChoiceNode, Entry, FixNode, Node, NumberNode
 from .render import RenderedStep, render_steps, render_text, text_missing
 
 
@@ -30,7 +31,7 @@ class Walk:
     auto: list[str] = field(default_factory=list)  # questions answered from known values
 
     @property
-    def node(self):
+    def node(self) -> Node:
         return self.entry.tree.nodes[self.node_id]
 
     @property
@@ -41,9 +42,9 @@ class Walk:
         node = self.node
         return render_steps(node.steps, self.values, lang) if isinstance(node, FixNode) else []
 
-    def to_dict(self, lang: str) -> dict:
+    def to_dict(self, lang: str) -> dict[str, Any]:
         node = self.node
-        out: dict = {
+        out: dict[str, Any] = {
             "entry": self.entry.id,
             "path": [list(p) for p in self.path],
             "node": self.node_id,
@@ -110,7 +111,7 @@ def parse_number(node: NumberNode, raw: str) -> float:
     return value
 
 
-def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advice]:
+def answer_node(node: Node, raw: str, values: dict[str, str]) -> tuple[str, str, Advice]:
     """Apply one answer: return (next node id, normalized answer value, advice)."""
     advice = Advice()
     if isinstance(node, ChoiceNode):
@@ -192,7 +193,7 @@ def _derive(vals: dict[str, str], overrides: dict[str, str] | None) -> None:
             vals[name] = value
 
 
-def _known_answer(node, vals: dict[str, str]) -> str | None:
+def _known_answer(node: Node, vals: dict[str, str]) -> str | None:
     """The option a question's `answer_from` variable already names, if any."""
     if not isinstance(node, ChoiceNode) or not node.answer_from:
         return None

@@ -148,7 +148,7 @@ def test_explicit_answer_beats_the_pasted_type():
 
 
 def test_parser_generation_names_are_understood():
-    """The parser reports `tpu_generation: v5litepod` for a v5litepod-8; the walk knows it is v5e."""
+    """The parser says `tpu_generation: v5litepod` for a v5litepod-8: the walk knows it is v5e."""
     w = walk(
         KB.get("hbm-oom"),
         {},

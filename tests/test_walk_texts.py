@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from assistant.kb import load_knowledge
 from assistant.advice import ADVISOR_OUTPUTS
+from assistant.kb import load_knowledge
 from assistant.placeholders import placeholders_in
 from assistant.tpu_generations import DERIVED
 from assistant.walk import all_paths, walk
