@@ -25,6 +25,7 @@ LABELS = {
         "risk": "risk",
         "answer": "answer with",
         "cut": "Note",
+        "auto": "from the accelerator type or generation you gave",
     },
     "pt": {
         "best": "Melhor correspondência",
@@ -41,6 +42,7 @@ LABELS = {
         "risk": "risco",
         "answer": "responda com",
         "cut": "Nota",
+        "auto": "do tipo de acelerador ou da geração informados",
     },
 }
 
@@ -83,8 +85,9 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
 def walk_text(data: dict, lang: str) -> str:
     t = LABELS[lang]
     out: list[str] = []
+    auto = set(data.get("auto_answered", []))
     for node, value in data["path"]:
-        out.append(f"  {node} = {value}")
+        out.append(f"  {node} = {value}" + (f"  ({t['auto']})" if node in auto else ""))
     for line in data.get("advice", []):
         out.append(f"» {line}")
     if out:
