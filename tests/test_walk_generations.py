@@ -168,3 +168,20 @@ def test_advisors_use_the_real_device_count():
     )
     assert hbm(1, {"accelerator_type": "v5p-8"}).values["hbm_gib"] == "95"
     assert feature_size(300, {"accelerator_type": "v6e-8"}).values["suggested_dim"] == "512"
+
+
+def test_accelerator_type_in_a_paste_reaches_the_walk():
+    """End to end through the parser: a trace naming a v5litepod-8 needs no generation answer."""
+    from assistant.text.parse import parse
+
+    trace = (
+        "$ gcloud compute tpus tpu-vm create my-tpu --zone=us-west4-a "
+        "--accelerator-type=v5litepod-8\n"
+        "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 17.2G; limit: 15.75G."
+    )
+    values = parse(trace).values()
+    assert values["accelerator_type"] == "v5litepod-8"
+    w = walk(KB.get("hbm-oom"), {"batch": "512", "padding": "yes"}, values=values)
+    assert w.path[0] == ("generation", "v5e") and w.auto == ["generation"]
+    assert w.values["device_count"] == "8" and w.values["hbm_gib"] == "16"
+    assert any("64 per chip on the 8 chips of a v5litepod-8" in a for a in w.advice.en)
