@@ -89,10 +89,10 @@ def _where(s: Slice, lang: str) -> str:
     many = _unit(s, lang, plural=n > 1)
     if lang == "pt":
         mega = ", cada chip um dispositivo megacore de 2 TensorCores" if s.gen.megacore else ""
-        guess = " (suposta: informe o tipo de acelerador se a sua for outra)" if s.assumed else ""
+        guess = ", suposta — informe o tipo de acelerador se a sua for outra" if s.assumed else ""
         return f"nos {n} {many} de uma {s.accelerator_type}{mega}{guess}"
     mega = ", each chip one megacore device of 2 TensorCores" if s.gen.megacore else ""
-    guess = " (assumed: give the accelerator type if yours is another slice)" if s.assumed else ""
+    guess = ", assumed — give the accelerator type if yours is another slice" if s.assumed else ""
     return f"on the {n} {many} of a {s.accelerator_type}{mega}{guess}"
 
 
