@@ -316,3 +316,58 @@ def test_code_diffs_are_labelled_like_files():
                     ) or first.startswith("@@")
     assert unified_diff("a\n", "b\n", None).startswith("@@")
     assert unified_diff("a\n", "b\n", "model.py").startswith("--- a/model.py")
+
+
+# -- today's frameworks ------------------------------------------------------------------------
+
+
+def test_dynamic_shape_jax_concretization_ends_in_code():
+    d = fix("dynamic-shape", {"framework": "jax", "jax-symptom": "concretization"})
+    after = " ".join(s.get("after", "") for s in d["steps"])
+    assert "jnp.nonzero(values > 0, size=MAX_SELECTED" in after and "jnp.where(mask" in after
+    assert "static_argnames" in texts(d)
+
+
+def test_dynamic_shape_jax_recompiles_pads_to_buckets():
+    d = fix("dynamic-shape", {"framework": "jax", "jax-symptom": "recompiles"}, script="train.py")
+    assert "JAX_LOG_COMPILES=1 python3 train.py" in commands(d)
+    assert any("BUCKETS" in s.get("after", "") for s in d["steps"])
+
+
+def test_dynamic_shape_pytorch_xla_recompilation():
+    d = fix("dynamic-shape", {"framework": "pytorch"})
+    after = " ".join(s.get("after", "") for s in d["steps"])
+    assert "met.short_metrics_report()" in after and "CompileTime" in texts(d)
+    assert "drop_last=True" in after and "MpDeviceLoader" in after
+
+
+def test_dynamic_shape_tensorflow_path_is_kept():
+    d = fix("dynamic-shape", {"framework": "tensorflow", "source": "batch"})
+    assert "drop_remainder=True" in d["steps"][0]["after"]
+
+
+def test_steps_per_execution_jax_scan():
+    d = fix("steps-per-execution", {"loop": "jax"})
+    after = d["steps"][0]["after"]
+    assert "jax.lax.scan(train_step, state, stacked)" in after
+    assert "fori_loop" in texts(d)
+
+
+def test_steps_per_execution_pytorch_xla_keeps_the_loop_on_the_device():
+    d = fix("steps-per-execution", {"loop": "pytorch"})
+    step = d["steps"][0]
+    assert "loss.item()" in step["before"] and "pl.MpDeviceLoader" in step["after"]
+    assert "add_step_closure" in step["after"] and ".item()" in step["text"]
+
+
+def test_py_function_in_tf_data_works_on_tpu_vms_not_nodes():
+    vm = fix(
+        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-vm"}, op_name="PyFunc"
+    )
+    assert any("dataset.map(preprocess" in s.get("after", "") for s in vm["steps"])
+    node = fix(
+        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-node"}, op_name="PyFunc"
+    )
+    assert node["node"] == "preprocess-offline"
+    assert "not on TPU Nodes" in texts(node)
+    assert any("TFRecordWriter" in s.get("after", "") for s in node["steps"])
