@@ -133,7 +133,7 @@ def kb_list(kb: KnowledgeBase) -> list[dict]:
 
 
 def ask_jsonl(engine: Engine, stdin: BinaryIO, stdout: TextIO, lang: str | None, top: int) -> int:
-    """One result object per input line; a bad line gets an `error` object. Exit 2 if any was bad."""
+    """One result object per input line; a bad line gets an `error` object. Exit 2 if any is bad."""
     bad = 0
     for n, raw in enumerate(stdin, start=1):
         if not raw.strip():
