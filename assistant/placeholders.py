@@ -24,6 +24,8 @@ class Placeholder:
 # GCE/TPU resource names: lower-case letter first, then letters, digits and hyphens, at most 63.
 _RESOURCE = r"[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?"
 _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_EMAIL = rf"[A-Za-z0-9][A-Za-z0-9._%+-]{{0,63}}@{_LABEL}(?:\.{_LABEL})+"
 
 KNOWN: dict[str, Placeholder] = {
     p.name: p
@@ -37,9 +39,21 @@ KNOWN: dict[str, Placeholder] = {
         Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
         Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
         Placeholder("op_name", r"[A-Za-z][A-Za-z0-9_]{0,127}", "TensorFlow op name"),
-        Placeholder("log_dir", r"[A-Za-z0-9_./~-]{1,255}", "A directory path"),
+        Placeholder("log_dir", r"[A-Za-z0-9_./-]{1,255}", "A directory path"),
         Placeholder("session", r"[A-Za-z0-9_.-]{1,64}", "tmux / screen session name"),
         Placeholder("script", r"[A-Za-z0-9_./-]{1,255}", "Training script path"),
+        Placeholder("user_email", _EMAIL, "Google account e-mail, e.g. ana@example.com"),
+        Placeholder(
+            "service_account",
+            _EMAIL,
+            "Service account e-mail, e.g. sa@my-project.iam.gserviceaccount.com",
+        ),
+        Placeholder("vm_name", _RESOURCE, "Compute Engine VM name"),
+        Placeholder(
+            "runtime_version",
+            r"[a-z0-9][a-z0-9._-]{0,62}",
+            "TPU software version, e.g. tpu-ubuntu2204-base",
+        ),
     ]
 }
 
@@ -70,6 +84,15 @@ def validate_value(name: str, value: str) -> str:
     if not value or any(ch in value for ch in "\x00\n\r"):
         raise PlaceholderError(f"{name}: empty or multi-line value is not accepted")
     spec = KNOWN.get(name)
+    if spec is not None and value.startswith("~"):
+        # Quoted for the shell (or written into Python code) a leading `~` is not expanded: it
+        # would name a directory literally called `~`. Say so instead of refusing it vaguely.
+        raise PlaceholderError(
+            f"{name}: {value!r} starts with '~', which stays a literal '~' once quoted for the "
+            "shell and is not expanded in Python code either: give the full path (e.g. "
+            f"{value.replace('~', '/home/USER', 1)}, or let your shell expand it: "
+            f'--set {name}="$HOME{value[1:]}")'
+        )
     if spec is not None:
         if not re.fullmatch(spec.pattern, value):
             raise PlaceholderError(f"{name}: {value!r} is not a valid {spec.description.lower()}")

@@ -3,6 +3,7 @@ unified diff), notes. Plain data, rendered to text by the CLI and to widgets by 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import asdict, dataclass, field
 
@@ -32,22 +33,49 @@ def render_text(template: str, values: dict[str, str]) -> str:
     safe = {}
     for name in placeholders.placeholders_in(template):
         if name in values:
-            try:
+            with contextlib.suppress(placeholders.PlaceholderError):
                 safe[name] = placeholders.validate_value(name, values[name])
-            except placeholders.PlaceholderError:
-                pass
     return placeholders.fill(template, safe, quote=False)[0]
 
 
-def unified_diff(before: str, after: str, name: str = "code") -> str:
-    lines = difflib.unified_diff(
-        before.splitlines(),
-        after.splitlines(),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-        lineterm="",
-        n=3,
+def text_missing(text: str) -> list[str]:
+    """Placeholders still visible in a rendered text."""
+    return placeholders.placeholders_in(text)
+
+
+# The file a code change is labelled with when its step names none: a language is not a file.
+DEFAULT_FILES = {
+    "python": "train.py",
+    "py": "train.py",
+    "bash": "run.sh",
+    "sh": "run.sh",
+    "shell": "run.sh",
+    "yaml": "config.yaml",
+    "toml": "pyproject.toml",
+}
+
+
+def diff_label(file: str | None, language: str) -> str | None:
+    """`a/<label>` for the diff headers: the step's file, else a file typical of the language,
+    else None (the diff then has no file headers)."""
+    if file:
+        return file
+    return DEFAULT_FILES.get(language.lower())
+
+
+def unified_diff(before: str, after: str, name: str | None = "code") -> str:
+    lines = list(
+        difflib.unified_diff(
+            before.splitlines(),
+            after.splitlines(),
+            fromfile=f"a/{name}",
+            tofile=f"b/{name}",
+            lineterm="",
+            n=3,
+        )
     )
+    if name is None:  # a change without a file: hunks only
+        lines = lines[2:]
     return "\n".join(lines)
 
 
@@ -55,11 +83,20 @@ def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]
     """Raises placeholders.PlaceholderError when a value must not go into a command."""
     out: list[RenderedStep] = []
     for step in steps:
+        if step.when is not None and not step.when.holds(values):
+            continue
         text = render_text(step.text.get(lang), values) if step.text else ""
+        in_text = text_missing(text)
         if isinstance(step, CommandStep):
             command, missing = placeholders.fill(step.command, values, quote=True)
             out.append(
-                RenderedStep("command", text, command=command, risk=step.risk, missing=missing)
+                RenderedStep(
+                    "command",
+                    text,
+                    command=command,
+                    risk=step.risk,
+                    missing=list(dict.fromkeys(missing + in_text)),
+                )
             )
         elif isinstance(step, CodeStep):
             before, m1 = placeholders.fill(step.before, values, quote=False)
@@ -72,10 +109,10 @@ def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]
                     before=before,
                     after=after,
                     file=step.file,
-                    diff=unified_diff(before, after, step.file or step.language),
-                    missing=list(dict.fromkeys(m1 + m2)),
+                    diff=unified_diff(before, after, diff_label(step.file, step.language)),
+                    missing=list(dict.fromkeys(m1 + m2 + in_text)),
                 )
             )
         elif isinstance(step, NoteStep):
-            out.append(RenderedStep("note", text))
+            out.append(RenderedStep("note", text, missing=in_text))
     return out

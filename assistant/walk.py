@@ -8,10 +8,12 @@ the input's facts, the answers (option `set:`, number variables, computed advice
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from . import tpu_generations
 from .advice import ADVISORS, Advice
-from .kb.schema import ChoiceNode, Entry, FixNode, NumberNode
-from .render import RenderedStep, render_steps, render_text
+from .kb.schema import ChoiceNode, Entry, FixNode, Node, NumberNode
+from .render import RenderedStep, render_steps, render_text, text_missing
 
 
 class WalkError(ValueError):
@@ -26,9 +28,10 @@ class Walk:
     values: dict[str, str]
     advice: Advice
     unused: list[str] = field(default_factory=list)  # answered nodes not on the path
+    auto: list[str] = field(default_factory=list)  # questions answered from known values
 
     @property
-    def node(self):
+    def node(self) -> Node:
         return self.entry.tree.nodes[self.node_id]
 
     @property
@@ -39,9 +42,9 @@ class Walk:
         node = self.node
         return render_steps(node.steps, self.values, lang) if isinstance(node, FixNode) else []
 
-    def to_dict(self, lang: str) -> dict:
+    def to_dict(self, lang: str) -> dict[str, Any]:
         node = self.node
-        out: dict = {
+        out: dict[str, Any] = {
             "entry": self.entry.id,
             "path": [list(p) for p in self.path],
             "node": self.node_id,
@@ -51,11 +54,16 @@ class Walk:
         }
         if self.unused:
             out["unused_answers"] = self.unused
+        if self.auto:
+            out["auto_answered"] = list(self.auto)
         if isinstance(node, ChoiceNode):
             out.update(
                 prompt=render_text(node.prompt.get(lang), self.values),
                 input="choice",
-                options=[{"value": o.value, "label": o.label.get(lang)} for o in node.options],
+                options=[
+                    {"value": o.value, "label": render_text(o.label.get(lang), self.values)}
+                    for o in node.options
+                ],
             )
         elif isinstance(node, NumberNode):
             out.update(
@@ -68,15 +76,21 @@ class Walk:
             )
         else:
             steps = self.steps(lang)
+            title = render_text(node.title.get(lang), self.values)
+            check = render_text(node.check.get(lang), self.values)
             out.update(
-                title=render_text(node.title.get(lang), self.values),
+                title=title,
                 steps=[s.to_dict() for s in steps],
-                check=render_text(node.check.get(lang), self.values),
+                check=check,
                 related=list(node.related),
-                missing=sorted({m for s in steps for m in s.missing}),
+                missing=sorted(
+                    {m for s in steps for m in s.missing}
+                    | set(text_missing(title))
+                    | set(text_missing(check))
+                ),
             )
         if node_help := getattr(node, "help", None):
-            out["help"] = node_help.get(lang)
+            out["help"] = render_text(node_help.get(lang), self.values)
         return out
 
 
@@ -97,7 +111,7 @@ def parse_number(node: NumberNode, raw: str) -> float:
     return value
 
 
-def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advice]:
+def answer_node(node: Node, raw: str, values: dict[str, str]) -> tuple[str, str, Advice]:
     """Apply one answer: return (next node id, normalized answer value, advice)."""
     advice = Advice()
     if isinstance(node, ChoiceNode):
@@ -122,7 +136,7 @@ def answer_node(node, raw: str, values: dict[str, str]) -> tuple[str, str, Advic
             values.update(adv.values)
             advice.extend(adv)
         for branch in node.branches:
-            if branch.when is None or branch.when.holds(value):
+            if branch.when is None or branch.when.holds(value, values):
                 return branch.next, shown, advice
         raise WalkError("no branch accepts this number")  # prevented by lint E024
     raise WalkError("a fix takes no answer")
@@ -146,26 +160,72 @@ def walk(
         )
     vals = dict(values or {})
     vals.update(overrides or {})
+    _derive(vals, overrides)
     path: list[tuple[str, str]] = []
+    auto: list[str] = []
     total = Advice()
     current = entry.tree.start
     for _ in range(len(nodes) + 1):
         node = nodes[current]
-        if isinstance(node, FixNode) or current not in answers:
+        if isinstance(node, FixNode):
             break
-        nxt, shown, adv = answer_node(node, answers.pop(current), vals)
+        if current in answers:
+            raw = answers.pop(current)
+        elif (known := _known_answer(node, vals)) is not None:
+            raw = known
+            auto.append(current)
+        else:
+            break
+        nxt, shown, adv = answer_node(node, raw, vals)
         vals.update(overrides or {})
+        _derive(vals, overrides)
         total.extend(adv)
         path.append((current, shown))
         current = nxt
-    return Walk(entry, path, current, vals, total, unused=sorted(answers))
+    return Walk(entry, path, current, vals, total, unused=sorted(answers), auto=auto)
+
+
+def _derive(vals: dict[str, str], overrides: dict[str, str] | None) -> None:
+    """Add what the accelerator type or generation tells (HBM per device, device count …);
+    an explicit `--set` of the same name still wins."""
+    for name, value in tpu_generations.derive(vals).items():
+        if name not in (overrides or {}):
+            vals[name] = value
+
+
+def _known_answer(node: Node, vals: dict[str, str]) -> str | None:
+    """The option a question's `answer_from` variable already names, if any."""
+    if not isinstance(node, ChoiceNode) or not node.answer_from:
+        return None
+    known = str(vals.get(node.answer_from) or "").strip().lower()
+    return next((o.value for o in node.options if o.value.lower() == known), None)
 
 
 def all_paths(
     entry: Entry,
-    sample_numbers: tuple[float, ...] = (1, 48, 64, 100, 127, 128, 500, 512, 1000, 1024, 4096),
-):
-    """Every distinct path through the tree (numbers probed with sample values): yields answers."""
+    sample_numbers: tuple[float, ...] = (
+        1,
+        8,
+        48,
+        64,
+        100,
+        127,
+        128,
+        200,
+        300,
+        500,
+        512,
+        1000,
+        1024,
+        2048,
+        4096,
+    ),
+    values: dict[str, str] | None = None,
+) -> list[dict[str, str]]:
+    """Every distinct path through the tree, as answers (numbers probed with sample values).
+
+    Branches may compare with computed variables, so each probe is routed by a real walk with
+    `values` (the input's facts or `--set` values)."""
     nodes = entry.tree.nodes
     out: list[dict[str, str]] = []
 
@@ -184,10 +244,16 @@ def all_paths(
                     parse_number(node, str(x))
                 except WalkError:
                     continue
-                target = next(b.next for b in node.branches if b.when is None or b.when.holds(x))
+                tried = {**answers, nid: str(int(x))}
+                w = walk(entry, tried, overrides=values)
+                if nid not in dict(w.path):  # an auto-answered question took another road
+                    continue
+                following = [n for n, _ in w.path]
+                after = following.index(nid) + 1
+                target = following[after] if after < len(following) else w.node_id
                 if target not in taken:
                     taken.add(target)
-                    go(target, {**answers, nid: str(int(x))}, depth + 1)
+                    go(target, tried, depth + 1)
 
     go(entry.tree.start, {}, 0)
     return out

@@ -11,7 +11,9 @@ module fails this test until someone decides where it belongs):
   1 text       text/* (normalize, parse, tokens, markdown, ids), placeholders (what a value may
                hold: the parser validates the values it extracts), redact (text -> text)
   2 kb         kb/* (schema, loader, linter, RE2 pattern compilation), advice (the registry of
-               advisors a tree may name: the linter checks names and outputs against it)
+               advisors a tree may name: the linter checks names and outputs against it),
+               tpu_generations (what each TPU generation and accelerator type has: the
+               advisors compute with it, the linter knows the figures it derives)
   3 retrieval  retrieval/* (chunks, signatures, lexical, dense, fusion), store (the index on disk),
                calibration (typed fusion/decision parameters, read by the channels)
   4 engine     engine, decide, evaluation (scores an engine's answers), answer (result types),
@@ -47,6 +49,7 @@ LAYERS: dict[str, int] = {
     "assistant.redact": TEXT,
     "assistant.kb.": KB,
     "assistant.advice": KB,
+    "assistant.tpu_generations": KB,
     "assistant.retrieval.": RETRIEVAL,
     "assistant.store": RETRIEVAL,
     "assistant.calibration": RETRIEVAL,

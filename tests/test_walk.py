@@ -51,9 +51,13 @@ def test_branch_conditions_route_numbers():
 
 
 def test_batch_advice():
-    a = batch_size(100, {})
+    a = batch_size(100, {"tpu_generation": "v3"})
     assert a.values["lower_batch"] == "64" and a.values["upper_batch"] == "128"
     assert "64 or 128" in a.en[0] and "8 / 16 per core" in a.en[0]
+    # Without the TPU, no per-core figure is made up (there is no fixed 8 cores any more).
+    unknown = batch_size(100, {})
+    assert "64 or 128" in unknown.en[0] and "per core" not in unknown.en[0]
+    assert "per_core_batch" not in unknown.values
     a = batch_size(1000, {"hbm_used": "9.82G", "hbm_limit": "7.48G"})
     assert a.values["fit_batch"] == "704"  # 1000 * 7.48/9.82 = 761 -> multiple of 64 below
     assert batch_size(1024, {}).en[0].startswith("Batch 1024 is a multiple of 64")
@@ -77,3 +81,37 @@ def test_advisors_set_only_their_declared_outputs():
                 {"tpu_generation": "v3", "hbm_used": "9G", "hbm_limit": "7G", "batch_size": "1024"},
             )
             assert set(out.values) <= ADVISOR_OUTPUTS[name], name
+
+
+def test_branch_bounds_may_name_computed_variables():
+    from assistant.kb.schema import Condition
+
+    c = Condition(multiple_of="batch_step", lt="ideal_batch")
+    assert c.variables() == ["batch_step", "ideal_batch"]
+    assert c.holds(128, {"batch_step": "64", "ideal_batch": "1024"})
+    assert not c.holds(100, {"batch_step": "64", "ideal_batch": "1024"})
+    assert not c.holds(2048, {"batch_step": "64", "ideal_batch": "1024"})
+    assert not c.holds(128, {})  # a bound without a number never holds
+    assert Condition(le=64).holds(64) and not Condition(le=64).holds(65)
+
+
+def test_steps_shown_only_when_their_condition_holds():
+    from assistant.kb.schema import StepWhen
+
+    assert StepWhen(known=["hbm_gib"]).holds({"hbm_gib": "16"})
+    assert not StepWhen(known=["hbm_gib"]).holds({})
+    assert StepWhen(unknown=["hbm_gib"]).holds({"hbm_gib": ""})
+    assert not StepWhen(unknown=["hbm_gib"]).holds({"hbm_gib": "16"})
+    known = walk(KB.get("hbm-oom"), {"generation": "v3", "batch": "32"}).to_dict("en")
+    unknown = walk(KB.get("hbm-oom"), {"generation": "other", "batch": "32"}).to_dict("en")
+    assert [s["kind"] for s in known["steps"]] == ["code", "note"]
+    assert [s["kind"] for s in unknown["steps"]] == ["code", "command"]
+
+
+def test_an_explicit_answer_wins_over_answer_from():
+    entry = KB.get("hbm-oom")
+    auto = walk(entry, {}, overrides={"accelerator_type": "v6e-8"})
+    assert auto.path == [("generation", "v6e")] and auto.auto == ["generation"]
+    chosen = walk(entry, {"generation": "v2"}, overrides={"accelerator_type": "v6e-8"})
+    assert chosen.path == [("generation", "v2")] and chosen.auto == []
+    assert chosen.values["hbm_gib"] == "8"  # the answer, not the pasted type

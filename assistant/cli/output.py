@@ -25,6 +25,7 @@ LABELS = {
         "risk": "risk",
         "answer": "answer with",
         "cut": "Note",
+        "auto": "from the accelerator type or generation you gave",
     },
     "pt": {
         "best": "Melhor correspondência",
@@ -41,6 +42,7 @@ LABELS = {
         "risk": "risco",
         "answer": "responda com",
         "cut": "Nota",
+        "auto": "do tipo de acelerador ou da geração informados",
     },
 }
 
@@ -83,8 +85,9 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
 def walk_text(data: dict, lang: str) -> str:
     t = LABELS[lang]
     out: list[str] = []
+    auto = set(data.get("auto_answered", []))
     for node, value in data["path"]:
-        out.append(f"  {node} = {value}")
+        out.append(f"  {node} = {value}" + (f"  ({t['auto']})" if node in auto else ""))
     for line in data.get("advice", []):
         out.append(f"» {line}")
     if out:
@@ -130,7 +133,7 @@ def kb_list(kb: KnowledgeBase) -> list[dict]:
 
 
 def ask_jsonl(engine: Engine, stdin: BinaryIO, stdout: TextIO, lang: str | None, top: int) -> int:
-    """One result object per input line; a bad line gets an `error` object. Exit 2 if any was bad."""
+    """One result object per input line; a bad line gets an `error` object. Exit 2 if any is bad."""
     bad = 0
     for n, raw in enumerate(stdin, start=1):
         if not raw.strip():

@@ -7,10 +7,22 @@ from pathlib import Path
 
 from .. import placeholders
 from ..advice import ADVISOR_OUTPUTS, ADVISORS
+from ..tpu_generations import DERIVED
 from .loader import LoadedEntry, LoadResult, load_paths
 from .patterns import SignatureError, compile_signature
 from .problems import Problem
-from .schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, Node, NumberNode, Signature
+from .schema import (
+    ChoiceNode,
+    CodeStep,
+    CommandStep,
+    Entry,
+    FixNode,
+    Node,
+    NumberNode,
+    Signature,
+    StepWhen,
+    Text,
+)
 
 
 def _edges(node: Node) -> list[tuple[str, str]]:
@@ -71,33 +83,72 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
             yield from visit(nid, [])
     # Every path must end in an actionable fix; numbers need a fallback.
     variables = _tree_variables(entry)
-    for nid, node in nodes.items():
-        if isinstance(node, FixNode):
-            if not any(isinstance(s, (CommandStep, CodeStep)) for s in node.steps):
+
+    def fillable(name: str) -> bool:
+        return placeholders.is_known(name) or name in variables
+
+    def unknown_in(where: str, templates: list[str]) -> Iterator[Problem]:
+        for text in templates:
+            for name in placeholders.placeholders_in(text):
+                if not fillable(name):
+                    yield Problem(
+                        path,
+                        where,
+                        "E041",
+                        f"placeholder '{{{name}}}' is neither a known value nor set by this tree",
+                    )
+
+    def texts(*items: Text | None) -> list[str]:
+        return [t for item in items if item is not None for t in (item.en, item.pt)]
+
+    def unset_in(where: str, names: list[str]) -> Iterator[Problem]:
+        for name in names:
+            if not fillable(name):
                 yield Problem(
                     path,
-                    f"tree.nodes.{nid}.steps",
-                    "E023",
-                    "a fix needs at least one command or code change",
+                    where,
+                    "E043",
+                    f"'{name}' is neither a known value nor set by this tree, so the condition "
+                    "can never change",
                 )
+
+    for nid, node in nodes.items():
+        here = f"tree.nodes.{nid}"
+        if isinstance(node, ChoiceNode):
+            yield from unknown_in(f"{here}.prompt", texts(node.prompt, node.help))
+            for i, o in enumerate(node.options):
+                yield from unknown_in(f"{here}.options[{i}].label", texts(o.label))
+            if node.answer_from is not None:
+                yield from unset_in(f"{here}.answer_from", [node.answer_from])
+        elif isinstance(node, NumberNode):
+            yield from unknown_in(f"{here}.prompt", texts(node.prompt, node.help))
+            for i, b in enumerate(node.branches):
+                if b.when is not None:
+                    yield from unset_in(f"{here}.branches[{i}].when", b.when.variables())
+        if isinstance(node, FixNode):
+            if not any(
+                isinstance(s, (CommandStep, CodeStep)) and s.when is None for s in node.steps
+            ):
+                yield Problem(
+                    path,
+                    f"{here}.steps",
+                    "E023",
+                    "a fix needs at least one command or code change shown whatever the values "
+                    "(without `when`)",
+                )
+            yield from unknown_in(f"{here}.title", texts(node.title, node.check))
             for i, step in enumerate(node.steps):
-                texts = (
+                templates = (
                     [step.command]
                     if isinstance(step, CommandStep)
                     else [step.before, step.after]
                     if isinstance(step, CodeStep)
                     else []
                 )
-                for text in texts:
-                    for name in placeholders.placeholders_in(text):
-                        if not (placeholders.is_known(name) or name in variables):
-                            yield Problem(
-                                path,
-                                f"tree.nodes.{nid}.steps[{i}]",
-                                "E041",
-                                f"placeholder '{{{name}}}' is neither a known value "
-                                "nor set by this tree",
-                            )
+                yield from unknown_in(f"{here}.steps[{i}]", templates + texts(step.text))
+                cond: StepWhen | None = step.when
+                if cond is not None:
+                    yield from unset_in(f"{here}.steps[{i}].when", [*cond.known, *cond.unknown])
         if isinstance(node, NumberNode):
             if not any(b.when is None for b in node.branches):
                 yield Problem(
@@ -118,7 +169,8 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
 
 
 def _tree_variables(entry: Entry) -> set[str]:
-    names: set[str] = set()
+    # Figures worked out from an accelerator type or generation can fill any tree.
+    names: set[str] = set(DERIVED)
     for sig in entry.signatures:
         names.update(sig.captures)
     for node in entry.tree.nodes.values():

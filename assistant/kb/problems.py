@@ -15,13 +15,14 @@ Codes are stable (tests, scripts and docs refer to them):
 | E020 | a `next` (or `start`) names a node that does not exist |
 | E021 | a node cannot be reached from `start` |
 | E022 | the tree has a cycle |
-| E023 | a fix has no command and no code change |
+| E023 | a fix has no command and no code change shown whatever the values (without `when`) |
 | E024 | a number question has no fallback branch (a value could lead nowhere) |
 | E030 | a signature regex does not compile (RE2 syntax; no backreferences or lookaround) |
 | E031 | a signature's declared captures differ from the regex's named groups |
 | E040 | a text is missing one of the languages (en, pt) |
-| E041 | a command or code step uses a placeholder that nothing can fill |
+| E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
+| E043 | a step's `when` or a question's `answer_from` names a variable nothing can set |
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ CODES = {
     "E040": "missing language",
     "E041": "unknown placeholder",
     "E042": "unknown advisor",
+    "E043": "condition on a variable nothing sets",
 }
 
 

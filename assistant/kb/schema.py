@@ -76,28 +76,55 @@ class Option(Strict):
     set: dict[str, str] = Field(default_factory=dict)
 
 
+VarName = Annotated[str, Field(pattern=VAR_PATTERN)]
+
+
 class Condition(Strict):
-    """A declared condition on a number. Every given bound must hold; none given means 'always'."""
+    """A declared condition on a number. Every given bound must hold; none given means 'always'.
 
-    multiple_of: int | None = Field(default=None, gt=0)
-    not_multiple_of: int | None = Field(default=None, gt=0)
-    lt: float | None = None
-    le: float | None = None
-    gt: float | None = None
-    ge: float | None = None
+    A bound is a number or the name of a variable the walk has computed by then (`batch_step`,
+    `ideal_batch`, `tile_dim` …): the same rule then holds on every TPU generation. A bound naming
+    a variable without a number does not hold."""
 
-    def holds(self, x: float) -> bool:
-        if self.multiple_of is not None and (x % self.multiple_of) != 0:
+    multiple_of: Annotated[int, Field(gt=0)] | VarName | None = None
+    not_multiple_of: Annotated[int, Field(gt=0)] | VarName | None = None
+    lt: float | VarName | None = None
+    le: float | VarName | None = None
+    gt: float | VarName | None = None
+    ge: float | VarName | None = None
+
+    def variables(self) -> list[str]:
+        bounds = (self.multiple_of, self.not_multiple_of, self.lt, self.le, self.gt, self.ge)
+        return [b for b in bounds if isinstance(b, str)]
+
+    def holds(self, x: float, values: dict[str, str] | None = None) -> bool:
+        def bound(b: float | str | None) -> float | None:
+            if not isinstance(b, str):
+                return b
+            try:
+                v = float((values or {}).get(b, ""))
+            except ValueError:
+                return float("nan")
+            return v if v == v else float("nan")
+
+        bs = [
+            bound(b)
+            for b in (self.multiple_of, self.not_multiple_of, self.lt, self.le, self.gt, self.ge)
+        ]
+        if any(b is not None and b != b for b in bs):  # a variable that has no number
             return False
-        if self.not_multiple_of is not None and (x % self.not_multiple_of) == 0:
+        mult, not_mult, lt, le, gt, ge = bs
+        if mult is not None and (mult <= 0 or (x % mult) != 0):
             return False
-        if self.lt is not None and not x < self.lt:
+        if not_mult is not None and (not_mult <= 0 or (x % not_mult) == 0):
             return False
-        if self.le is not None and not x <= self.le:
+        if lt is not None and not x < lt:
             return False
-        if self.gt is not None and not x > self.gt:
+        if le is not None and not x <= le:
             return False
-        if self.ge is not None and not x >= self.ge:
+        if gt is not None and not x > gt:
+            return False
+        if ge is not None and not x >= ge:
             return False
         return True
 
@@ -109,9 +136,14 @@ class Branch(Strict):
 
 
 class ChoiceNode(Strict):
+    """A question with options. `answer_from` names a variable: when the walk already knows it
+    (e.g. `tpu_generation`, derived from an accelerator type in the input) and its value is one
+    of the options, the question is answered with it; an explicit answer still wins."""
+
     kind: Literal["choice"]
     prompt: Text
     help: Text | None = None
+    answer_from: str | None = Field(default=None, pattern=VAR_PATTERN)
     options: list[Option] = Field(min_length=1)
 
 
@@ -127,11 +159,25 @@ class NumberNode(Strict):
     branches: list[Branch] = Field(min_length=1)
 
 
+class StepWhen(Strict):
+    """Show a step only when every variable in `known` has a value and none in `unknown` has:
+    a text that needs a figure (`{hbm_gib}`) and its stand-in for when nothing gave one."""
+
+    known: list[Annotated[str, Field(pattern=VAR_PATTERN)]] = Field(default_factory=list)
+    unknown: list[Annotated[str, Field(pattern=VAR_PATTERN)]] = Field(default_factory=list)
+
+    def holds(self, values: dict[str, str]) -> bool:
+        return all(values.get(n) for n in self.known) and not any(
+            values.get(n) for n in self.unknown
+        )
+
+
 class CommandStep(Strict):
     kind: Literal["command"]
     command: str = Field(min_length=1)
     risk: Risk
     text: Text | None = None
+    when: StepWhen | None = None
 
 
 class CodeStep(Strict):
@@ -141,6 +187,7 @@ class CodeStep(Strict):
     after: str
     file: str | None = None
     text: Text | None = None
+    when: StepWhen | None = None
 
     @model_validator(mode="after")
     def _changes_something(self) -> CodeStep:
@@ -152,6 +199,7 @@ class CodeStep(Strict):
 class NoteStep(Strict):
     kind: Literal["note"]
     text: Text
+    when: StepWhen | None = None
 
 
 Step = Annotated[CommandStep | CodeStep | NoteStep, Field(discriminator="kind")]

@@ -1,0 +1,373 @@
+"""Each fix of issue 11, walked and checked on what the person would read or run."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import placeholders
+from assistant.advice import batch_size, feature_size
+from assistant.kb import load_knowledge
+from assistant.render import unified_diff
+from assistant.walk import all_paths, walk
+
+KB = load_knowledge(user_dirs=[])
+VALUES = {"tpu_name": "my-tpu", "zone": "us-central1-b", "project": "my-project"}
+
+
+def fix(entry_id: str, answers: dict[str, str], lang: str = "en", **values: str) -> dict:
+    w = walk(KB.get(entry_id), answers, overrides={**VALUES, **values})
+    assert w.kind == "fix", (entry_id, answers, w.node_id)
+    return w.to_dict(lang)
+
+
+def commands(d: dict) -> list[str]:
+    return [s["command"] for s in d["steps"] if s["kind"] == "command"]
+
+
+def texts(d: dict) -> str:
+    return " ".join([d["title"], d["check"], *(s.get("text", "") for s in d["steps"])])
+
+
+# -- memory: rounding up never frees HBM ------------------------------------------------------
+
+
+def test_hbm_oom_padding_rounds_down_for_memory():
+    d = fix("hbm-oom", {"generation": "v3", "batch": "1000", "padding": "no", "feature": "200"})
+    assert d["node"] == "fix-padding"
+    code = d["steps"][0]
+    assert "Dense(200)" in code["before"] and "Dense(128)" in code["after"]
+    assert "accuracy" in code["text"] and "would free nothing" in code["text"]
+    # the other way out: keep the layer, lower the batch
+    assert "GLOBAL_BATCH_SIZE = 960" in d["steps"][1]["after"]
+
+
+def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
+    """Batch 2048, feature 200: with a multiple of 1024 the tile is 8, so 200 is not padded.
+    The old fix said "Dense(200) → Dense(200), 0 % padding"."""
+    w = walk(
+        KB.get("hbm-oom"),
+        {
+            "generation": "v3",
+            "batch": "2048",
+            "padding-big-batch": "no",
+            "feature-big-batch": "200",
+        },
+    )
+    assert w.node_id == "lower-batch"
+    d = w.to_dict("en")
+    for s in d["steps"]:
+        if s["kind"] == "code":
+            assert s["before"] != s["after"]
+    assert any("200 is a multiple of 8: no padding" in a for a in d["advice"])
+
+
+def test_hbm_oom_big_batch_odd_feature_rounds_down_to_a_multiple_of_8():
+    d = fix(
+        "hbm-oom",
+        {
+            "generation": "v3",
+            "batch": "2048",
+            "padding-big-batch": "no",
+            "feature-big-batch": "203",
+        },
+    )
+    assert "Dense(200)" in d["steps"][0]["after"]
+
+
+def test_feature_below_one_tile_cannot_be_rounded_down():
+    w = walk(
+        KB.get("hbm-oom"), {"generation": "v3", "batch": "1000", "padding": "no", "feature": "100"}
+    )
+    assert w.node_id == "lower-batch"
+    assert "lower_dim" not in w.values
+    assert any("lower the batch instead" in a for a in w.advice.en)
+
+
+def test_tensor_padding_rounding_up_is_for_speed_and_keeps_hbm():
+    d = fix("tensor-padding", {"generation": "v3", "batch": "512", "feature": "300"})
+    assert d["node"] == "fix-feature"
+    assert "Dense(384" in d["steps"][0]["after"]
+    assert "HBM use drops" not in d["check"] and "stays about the same" in d["check"]
+    assert "frees no HBM" in d["steps"][0]["text"]
+    pt = fix("tensor-padding", {"generation": "v3", "batch": "512", "feature": "300"}, lang="pt")
+    assert "o uso de HBM cai" not in pt["check"]
+
+
+# -- advice: no duplicated alternatives --------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", [1, 8, 30, 63])
+def test_batch_advice_never_offers_the_same_number_twice(batch):
+    for variables in ({}, {"accelerator_type": "v3-8"}, {"accelerator_type": "v4-8"}):
+        a = batch_size(batch, variables)
+        assert "64 or 64" not in a.en[0] and "64 ou 64" not in a.pt[0]
+        assert "8 / 8" not in a.en[0] and "16 / 16" not in a.en[0]
+        assert "use 64" in a.en[0]
+
+
+def test_feature_advice_never_offers_the_same_number_twice():
+    for d in (100, 129, 200, 300):
+        a = feature_size(d, {})
+        joined = " ".join(a.en)
+        assert "128 (or 128)" not in joined and "Use 128 (or" not in joined
+
+
+# -- create-403: the blocked user, and access scopes -------------------------------------------
+
+
+def test_grant_role_names_the_blocked_user():
+    d = fix("create-403-scopes", {"message": "iam"}, user_email="ana@example.com")
+    grant = next(c for c in commands(d) if "add-iam-policy-binding" in c)
+    assert '--member="user:ana@example.com"' in grant
+    assert "gcloud config get-value account" not in " ".join(commands(d))
+    unfilled = fix("create-403-scopes", {"message": "iam"})
+    assert "user_email" in unfilled["missing"]
+
+
+def test_vm_access_scopes_are_a_cause():
+    d = fix("create-403-scopes", {"message": "scopes", "where": "gce-vm"}, vm_name="dev-vm")
+    assert any(
+        "--scopes=cloud-platform" in c and "set-service-account dev-vm" in c for c in commands(d)
+    )
+    assert any(c.startswith("gcloud compute instances stop dev-vm") for c in commands(d))
+    assert "access scopes" in KB.get("create-403-scopes").explanation.en
+
+
+# -- tpu-connection ------------------------------------------------------------------------------
+
+
+def test_stopped_tpu_is_started_not_stopped():
+    d = fix("tpu-connection", {"waited": "over-5", "architecture": "tpu-vm", "status": "stopped"})
+    cmds = commands(d)
+    assert any("tpu-vm start my-tpu" in c for c in cmds)
+    assert not any("tpu-vm stop" in c for c in cmds)
+
+
+def test_no_fix_chains_stop_and_start():
+    for entry in map(KB.get, KB.ids()):
+        for node in entry.tree.nodes.values():
+            for step in getattr(node, "steps", []):
+                cmd = getattr(step, "command", "") or ""
+                assert not ("stop" in cmd and "&&" in cmd and "start" in cmd), (entry.id, cmd)
+
+
+def test_preempted_tpu_is_recreated_or_queued():
+    d = fix(
+        "tpu-connection",
+        {"waited": "over-5", "architecture": "tpu-vm", "status": "preempted"},
+        accelerator_type="v5litepod-8",
+        runtime_version="v2-alpha-tpuv5-lite",
+    )
+    cmds = commands(d)
+    assert not any("tpu-vm start" in c for c in cmds)  # a preempted Spot TPU does not restart
+    assert any("tpu-vm create my-tpu" in c and "--accelerator-type=v5litepod-8" in c for c in cmds)
+    assert any("queued-resources create" in c for c in cmds)
+
+
+def test_smoke_test_question_shows_the_device_checks():
+    w = walk(
+        KB.get("tpu-connection"), {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
+    )
+    for lang in ("en", "pt"):
+        prompt = w.to_dict(lang)["prompt"]
+        assert "jax.devices()" in prompt and "xla_device()" in prompt
+        assert "list_logical_devices('TPU')" in prompt
+        assert "next step" not in prompt and "próximo passo" not in prompt
+
+
+def test_legacy_tpu_node_gets_its_own_commands():
+    d = fix("tpu-connection", {"waited": "over-5", "architecture": "tpu-node"})
+    cmds = commands(d)
+    assert cmds and all("tpu-vm" not in c for c in cmds)
+    assert any(c.startswith("gcloud compute tpus list") for c in cmds)
+    assert any(c.startswith("gcloud compute tpus start my-tpu") for c in cmds)
+
+
+def test_debug_on_cpu_for_every_framework():
+    d = fix(
+        "tpu-connection",
+        {"waited": "over-5", "architecture": "tpu-vm", "status": "ready", "smoke-test": "yes"},
+        script="train.py",
+    )
+    cmds = commands(d)
+    assert "JAX_PLATFORMS=cpu python3 train.py" in cmds
+    assert "PJRT_DEVICE=CPU python3 train.py" in cmds
+    assert any("get_strategy()" in s.get("after", "") for s in d["steps"])
+
+
+@pytest.mark.parametrize(
+    ("entry_id", "answers"),
+    [
+        (
+            "tpu-connection",
+            {"waited": "over-5", "architecture": "tpu-vm", "status": "ready", "smoke-test": "busy"},
+        ),
+        ("hang-on-error", {"situation": "new-error", "in-use": "yes"}),
+    ],
+)
+def test_device_held_by_another_process(entry_id, answers):
+    cmds = commands(fix(entry_id, answers))
+    assert any(c.startswith("sudo lsof") and "/dev/accel*" in c for c in cmds)
+    assert any(c.startswith("sudo fuser -k /dev/accel*") for c in cmds)
+
+
+# -- values that the shell would not expand -------------------------------------------------------
+
+
+def test_tilde_in_log_dir_is_refused_with_a_clear_message():
+    with pytest.raises(placeholders.PlaceholderError, match=r"literal '~'.*full path"):
+        placeholders.validate_value("log_dir", "~/tpu_logs")
+
+
+def test_tilde_walk_cli(capsys):
+    from assistant.cli.main import main
+
+    code = main(["walk", "tensor-padding", "-a", "generation=v3", "--set", "log_dir=~/tpu_logs"])
+    err = capsys.readouterr().err
+    assert code == 2 and "literal '~'" in err and "Traceback" not in err
+
+
+# One value per kind of placeholder that looks fine but means something else once shell-quoted:
+# a leading `~` (not expanded inside quotes), `$VAR` (not expanded), globs, command substitution.
+SHELL_TRAPS = ["~/x", "~", "$HOME/x", "${HOME}", "a*", "x?", "$(id)", "`id`", "~user/x"]
+
+
+@pytest.mark.parametrize("name", sorted(placeholders.KNOWN))
+def test_no_placeholder_kind_accepts_a_value_the_shell_would_take_literally(name):
+    for trap in SHELL_TRAPS:
+        with pytest.raises(placeholders.PlaceholderError):
+            placeholders.validate_value(name, trap)
+
+
+def test_computed_placeholders_are_numbers_only():
+    for name in ("batch_size", "hbm_gib", "device_count", "padded_dim", "per_device_batch"):
+        with pytest.raises(placeholders.PlaceholderError):
+            placeholders.validate_value(name, "~/8")
+
+
+# -- learning rate, one-hot, convolutions ------------------------------------------------
+
+
+def test_small_batch_lr_scaling_is_an_option_with_cap_and_warm_up():
+    d = fix("small-batch", {"generation": "v3", "batch": "8"})
+    lr = d["steps"][1]
+    assert (
+        "Optional" in lr["after"]
+        and "MAX_LR_SCALE" in lr["after"]
+        and "warmup_steps" in lr["after"]
+    )
+    assert "min(GLOBAL_BATCH_SIZE / 8, MAX_LR_SCALE)" in lr["after"]
+    assert "case by case" in d["steps"][0]["text"]
+    assert "learning_rate=BASE_LR * GLOBAL_BATCH_SIZE" not in d["steps"][0]["after"]
+
+
+def test_one_hot_only_for_small_vocabularies():
+    entry = KB.get("low-mxu")
+    to_gather = next(a for a in all_paths(entry) if a.get("which-ops") == "gather")
+    answers = {k: v for k, v in to_gather.items() if k != "vocab"}
+    small = fix("low-mxu", {**answers, "vocab": "512"})
+    big = fix("low-mxu", {**answers, "vocab": "32000"})
+    assert small["node"] == "fix-one-hot" and "one_hot" in small["steps"][0]["after"]
+    assert big["node"] == "fix-large-table"
+    assert all("one_hot" not in s.get("after", "") for s in big["steps"])
+    assert "gigabytes" in texts(big)
+
+
+def test_widen_conv_says_benchmark_not_same_cost():
+    entry = KB.get("small-layers")
+    path = next(a for a in all_paths(entry) if "conv-channels" in a)
+    d = fix("small-layers", {**path, "conv-channels": "32"})
+    assert d["node"] == "widen-conv"
+    assert "costs about the same" not in texts(d) and "benchmark" in texts(d).lower()
+    assert "barely changes" not in d["check"]
+    assert any("perf_counter" in s.get("after", "") for s in d["steps"])
+
+
+# -- gcloud snap, TFRecord shards, diff labels -------------------------------------------
+
+
+def test_gcloud_snap_install():
+    refresh = fix("gcloud-component-manager", {"method": "snap", "snap-choice": "refresh"})
+    assert "sudo snap refresh google-cloud-cli" in commands(refresh)
+    replace = fix("gcloud-component-manager", {"method": "snap", "snap-choice": "replace"})
+    cmds = commands(replace)
+    assert "sudo snap remove google-cloud-cli" in cmds and any("install.sh" in c for c in cmds)
+
+
+def test_tfrecord_conversion_writes_real_shards():
+    entry = KB.get("input-bottleneck")
+    answers = next(a for a in all_paths(entry) if walk(entry, a).node_id == "fix-tfrecord")
+    code = fix("input-bottleneck", answers)["steps"][0]["after"]
+    assert "for i in range(NUM_SHARDS)" in code and "n % NUM_SHARDS" in code
+    assert '"train-00000-of-00064.tfrecord"' not in code
+    assert 'f"train-{i:05d}-of-{NUM_SHARDS:05d}.tfrecord"' in code
+
+
+def test_code_diffs_are_labelled_like_files():
+    for entry in map(KB.get, KB.ids()):
+        for answers in all_paths(entry):
+            d = walk(entry, answers, overrides=VALUES).to_dict("en")
+            for s in d["steps"]:
+                if s["kind"] == "code":
+                    assert "a/python" not in s["diff"] and "b/python" not in s["diff"]
+                    first = s["diff"].splitlines()[0]
+                    assert (
+                        first.startswith("--- a/") and first.endswith(".py")
+                    ) or first.startswith("@@")
+    assert unified_diff("a\n", "b\n", None).startswith("@@")
+    assert unified_diff("a\n", "b\n", "model.py").startswith("--- a/model.py")
+
+
+# -- today's frameworks ------------------------------------------------------------------------
+
+
+def test_dynamic_shape_jax_concretization_ends_in_code():
+    d = fix("dynamic-shape", {"framework": "jax", "jax-symptom": "concretization"})
+    after = " ".join(s.get("after", "") for s in d["steps"])
+    assert "jnp.nonzero(values > 0, size=MAX_SELECTED" in after and "jnp.where(mask" in after
+    assert "static_argnames" in texts(d)
+
+
+def test_dynamic_shape_jax_recompiles_pads_to_buckets():
+    d = fix("dynamic-shape", {"framework": "jax", "jax-symptom": "recompiles"}, script="train.py")
+    assert "JAX_LOG_COMPILES=1 python3 train.py" in commands(d)
+    assert any("BUCKETS" in s.get("after", "") for s in d["steps"])
+
+
+def test_dynamic_shape_pytorch_xla_recompilation():
+    d = fix("dynamic-shape", {"framework": "pytorch"})
+    after = " ".join(s.get("after", "") for s in d["steps"])
+    assert "met.short_metrics_report()" in after and "CompileTime" in texts(d)
+    assert "drop_last=True" in after and "MpDeviceLoader" in after
+
+
+def test_dynamic_shape_tensorflow_path_is_kept():
+    d = fix("dynamic-shape", {"framework": "tensorflow", "source": "batch"})
+    assert "drop_remainder=True" in d["steps"][0]["after"]
+
+
+def test_steps_per_execution_jax_scan():
+    d = fix("steps-per-execution", {"loop": "jax"})
+    after = d["steps"][0]["after"]
+    assert "jax.lax.scan(train_step, state, stacked)" in after
+    assert "fori_loop" in texts(d)
+
+
+def test_steps_per_execution_pytorch_xla_keeps_the_loop_on_the_device():
+    d = fix("steps-per-execution", {"loop": "pytorch"})
+    step = d["steps"][0]
+    assert "loss.item()" in step["before"] and "pl.MpDeviceLoader" in step["after"]
+    assert "add_step_closure" in step["after"] and ".item()" in step["text"]
+
+
+def test_py_function_in_tf_data_works_on_tpu_vms_not_nodes():
+    vm = fix(
+        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-vm"}, op_name="PyFunc"
+    )
+    assert any("dataset.map(preprocess" in s.get("after", "") for s in vm["steps"])
+    node = fix(
+        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-node"}, op_name="PyFunc"
+    )
+    assert node["node"] == "preprocess-offline"
+    assert "not on TPU Nodes" in texts(node)
+    assert any("TFRecordWriter" in s.get("after", "") for s in node["steps"])
