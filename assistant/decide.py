@@ -9,19 +9,21 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
   error lines) that rank it first: the right answer to a long report tends to win several views,
   a look-alike one;
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
-  all, its absence weighed by the input's length (`1 - (1 - evidence) * long`: a one-line
-  question without the word TPU is not suspect, a long report without it is); `other_accel` / `other_service` — the context gate: another device (GPU, XLA_CPU, Edge
-  TPU…) or a non-TPU Google service / plain VM named and no TPU (see text/domain.py);
+  all, its absence weighed by the input's length (`1 - (1 - evidence) * long`: a one-line question
+  without the word TPU is not suspect, a long report without it is); `other_accel` / `other_service`
+  — the context gate: another device (GPU, XLA_CPU, Edge TPU…) or a non-TPU Google service / plain
+  VM named and no TPU (see text/domain.py);
 - `long` — how long the input is (log10 of its lines, capped): real reports are long and their
   evidence is diluted, written ones short.
 
-The coefficients are a logistic regression fitted by `scripts/calibrate.py` on written fixtures
-and real reports together: positives are top results that are right, negatives the top results
-of out-of-scope inputs, of wrong answers and of near misses answered with their entry. The
-assistant abstains when the top answer is more likely wrong than right (confidence below the
-model's `threshold`, 0.5: see scripts/calibrate.py, step 3, and README, "Answer quality"); the
-cross-validated figures are stored beside the coefficients. Runner-ups get the top result's confidence scaled by
-their odds against it under the listwise ranking model (`runner_up_confidence`).
+The coefficients are a logistic regression fitted by `scripts/calibrate.py` on written fixtures and
+real reports together: positives are top results that are right, negatives the top results of
+out-of-scope inputs, of wrong answers and of near misses answered with their entry. The assistant
+abstains when the top answer is more likely wrong than right (confidence below the model's
+`threshold`, 0.5: see scripts/calibrate.py, step 3, and README, "Answer quality"); the
+cross-validated figures are stored beside the coefficients. Runner-ups get the top result's
+confidence scaled by their odds against it under the listwise ranking model
+(`runner_up_confidence`).
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed

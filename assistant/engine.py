@@ -149,7 +149,7 @@ class Engine:
         )
 
     def _signatures(self, norm, facts: Facts, evidence: dict[str, Evidence]) -> None:
-        # Signatures see every line (up to a bound), so a key line missed by the parser still counts.
+        # Signatures see every line (up to a bound): a key line the parser missed still counts.
         if len(norm.lines) <= FULL_SCAN_LINES:
             lines, numbers = norm.lines, norm.line_numbers
         else:
@@ -225,7 +225,7 @@ class Engine:
         per_text: list[dict[str, float]] = []
         for row, text in enumerate(texts):
             top: dict[str, list[float]] = {}
-            for s, i in zip(scores[row].tolist(), ids[row].tolist()):
+            for s, i in zip(scores[row].tolist(), ids[row].tolist(), strict=True):
                 if i < 0:
                     continue
                 eid = index.entry_ids[index.chunk_entry[i]]
@@ -274,7 +274,7 @@ class Engine:
             note = (
                 "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
             )
-            return Answer(True, [], facts, lang, notes=notes + [note])
+            return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k)
         results = [
             self._result(s, conf, facts, lang, top=pos == 0)

@@ -150,7 +150,7 @@ def _core(outcomes: list[Outcome]) -> dict:
 
 
 def metrics(outcomes: list[Outcome]) -> Metrics:
-    m = Metrics(**{k: v for k, v in _core(outcomes).items()})
+    m = Metrics(**_core(outcomes))
     groups: dict[str, list[Outcome]] = defaultdict(list)
     for o in outcomes:
         groups[f"lang={o.query.lang}"].append(o)

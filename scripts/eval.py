@@ -4,12 +4,12 @@
     python scripts/eval.py QUERIES.jsonl [--json OUT] [--fixtures]
 
 QUERIES.jsonl has one object per line: id, query, topic (an entry id or "out-of-scope"), and
-optionally kind, lang and note (an `also: <id>` in the note names a second entry that is also
-right; ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-scope queries, abstention on the
-out-of-scope ones and false abstention on the in-scope ones, broken down by lang and kind, for
-tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS) alone; then
-prints which entry took which entry's inputs (the confusion) and tpu-assist's misses with their
-top 3. `--fixtures` evaluates tests/fixtures/kb instead.
+optionally kind, lang and note (an `also: <id>` in the note names a second entry that is also right;
+ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-scope queries,
+abstention on the out-of-scope ones and false abstention on the in-scope ones, broken down by lang
+and kind, for tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS)
+alone; then prints which entry took which entry's inputs (the confusion) and tpu-assist's misses
+with their top 3. `--fixtures` evaluates tests/fixtures/kb instead.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def report(systems: dict[str, list[Outcome]]) -> dict:
     print(f"\nin-scope: {m['n_in']}  out-of-scope: {m['n_oos']}\n\nbreakdown (tpu-assist):")
     for group, g in m["breakdown"].items():
         print(
-            f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} hit@3={fmt(g.get('hit3'))} "
+            f"  {group:16} n_in={g['n_in']:3} hit@1={fmt(g.get('hit1'))} "
+            f"hit@3={fmt(g.get('hit3'))} "
             f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
             f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}"
         )

@@ -47,14 +47,14 @@ def test_ask_jsonl(run_cli):
     ]
     r = run_cli("ask", "--jsonl", input="\n".join(lines) + "\n")
     assert r.returncode == 0, r.stderr.decode()
-    out = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    out = [json.loads(line) for line in r.stdout.decode().splitlines()]
     assert out[0]["id"] == "q1" and out[0]["results"][0]["id"] == "hbm-oom"
     assert "id" not in out[1] and out[1]["abstained"] is True
 
 
 def test_ask_jsonl_bad_line_is_reported(run_cli):
     r = run_cli("ask", "--jsonl", input="not json\n" + json.dumps({"query": HBM}) + "\n")
-    out = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    out = [json.loads(line) for line in r.stdout.decode().splitlines()]
     assert r.returncode == 2 and "error" in out[0] and out[1]["results"]
 
 

@@ -106,7 +106,7 @@ def test_corruption_is_detected_and_rebuilt(tmp_path, small_kb, embedder, damage
 
 
 @pytest.mark.parametrize(
-    "field,value",
+    ("field", "value"),
     [("format_version", 999), ("model_id", "other/model"), ("pipeline", "built-by-older-code")],
 )
 def test_foreign_manifest_is_rejected(tmp_path, small_kb, embedder, field, value):

@@ -68,9 +68,11 @@ def test_facts_names_and_numbers():
 def test_key_lines_of_a_long_log_skip_the_noise():
     noise = [f"I0302 11:04:{i % 60:02d}.1 1 x.cc:1] step {i} loss=0.{i}" for i in range(5000)]
     raw = "\n".join(
-        noise[:2500]
-        + ["ResourceExhaustedError: Ran out of memory in memory space hbm"]
-        + noise[2500:]
+        [
+            *noise[:2500],
+            "ResourceExhaustedError: Ran out of memory in memory space hbm",
+            *noise[2500:],
+        ]
     )
     f = parse(raw)
     assert any("memory space hbm" in k["text"] for k in f.key_lines)

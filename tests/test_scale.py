@@ -33,7 +33,7 @@ def test_hnsw_recall_against_exact_search(engine):
     approx = dense.build_faiss(vecs, "hnsw")
     _, truth = dense.search(exact, queries, 10)
     _, got = dense.search(approx, queries, 10)
-    recall = np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth)])
+    recall = np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth, strict=True)])
     assert recall >= 0.95
 
 

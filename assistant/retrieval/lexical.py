@@ -104,8 +104,9 @@ class BM25:
 
     def max_score(self, query: str) -> float:
         """The scale of `LexicalHit.scaled` ("how much of what the query says, weighted by rarity,
-        this document also says", saturating smoothly instead of tying at a cap). Reference score: a document holding every query term once. Terms the index has never
-        seen count with the highest idf, so a query about something else scores low."""
+        this document also says", saturating smoothly instead of tying at a cap). Reference score:
+        a document holding every query term once. Terms the index has never seen count with the
+        highest idf, so a query about something else scores low."""
         unseen = float(np.log(1.0 + (self.n_docs + 0.5) / 0.5))
         terms = list(dict.fromkeys(tokenize(query)))
         return float(sum(self.idf[self.vocab[t]] if t in self.vocab else unseen for t in terms))

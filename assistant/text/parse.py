@@ -187,9 +187,9 @@ def error_lines(lines: list[str], limit: int = ERROR_LINES) -> list[str]:
     kept: in a traceback the final exception is the one that decides."""
     out: list[str] = []
     for line in reversed(lines):
-        if (_EXC.search(line) or _STATUS.search(line)) and not _FRAME_LINE.match(line):
-            if line[:200] not in (o[:200] for o in out):
-                out.append(line)
+        is_error = (_EXC.search(line) or _STATUS.search(line)) and not _FRAME_LINE.match(line)
+        if is_error and line[:200] not in (o[:200] for o in out):
+            out.append(line)
         if len(out) >= limit:
             break
     return out[::-1]

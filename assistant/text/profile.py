@@ -1,10 +1,10 @@
 """Figures people paste from a TPU profile's overview page, read as numbers.
 
-The profiler's overview (TensorBoard / XProf "overview_page", `capture_tpu_profile`, the
-PyTorch/XLA metrics) states where step time goes: how busy the matrix units are, how long the TPU
-sits idle, how much of a step waits for input, how many graphs XLA compiled. Those numbers tell apart problems whose
-descriptions sound alike ("training is slow"): see `retrieval/profile_rules.py`, which routes by
-them. Every figure is optional; a figure is read only next to the words that name it, in English
+The profiler's overview (TensorBoard / XProf "overview_page", `capture_tpu_profile`, the PyTorch/XLA
+metrics) states where step time goes: how busy the matrix units are, how long the TPU sits idle, how
+much of a step waits for input, how many graphs XLA compiled. Those numbers tell apart problems
+whose descriptions sound alike ("training is slow"): see `retrieval/profile_rules.py`, which routes
+by them. Every figure is optional; a figure is read only next to the words that name it, in English
 or Portuguese, so an unrelated percentage is never taken for one.
 """
 
@@ -21,7 +21,8 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(r"(?:\bMXU\b|matrix[- ]units?|unidades? de matriz)" + _SEP + _NUM, re.I),
         re.compile(
             _NUM
-            + r"\s*(?:of\s+)?(?:the\s+)?(?:\bMXU\b|matrix[- ]units?)\s*(?:utili[sz]ation|usage|util)",
+            + r"\s*(?:of\s+)?(?:the\s+)?(?:\bMXU\b|matrix[- ]units?)"
+            + r"\s*(?:utili[sz]ation|usage|util)",
             re.I,
         ),
     ],
@@ -50,14 +51,14 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"(?:waiting\s+for\s+input|input[- ]bound|infeed|esperando\s+(?:a\s+)?entrada|tempo\s+de\s+entrada)"
-            + _SEP
-            + _NUM,
+            r"(?:waiting\s+for\s+input|input[- ]bound|infeed|esperando\s+(?:a\s+)?entrada"
+            r"|tempo\s+de\s+entrada)" + _SEP + _NUM,
             re.I,
         ),
         re.compile(
             _NUM
-            + r"\s+(?:of\s+)?(?:step\s+time\s+)?(?:waiting\s+for\s+input|in\s+infeed|esperando\s+(?:a\s+)?entrada)",
+            + r"\s+(?:of\s+)?(?:step\s+time\s+)?"
+            + r"(?:waiting\s+for\s+input|in\s+infeed|esperando\s+(?:a\s+)?entrada)",
             re.I,
         ),
     ],
@@ -68,7 +69,8 @@ _STEP_TIME = re.compile(
 )
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
 _PER_CORE_BATCH = re.compile(
-    r"(?:per[- ](?:core|device|replica)\s+batch(?:[- ]size)?|batch(?:[- ]size)?\s+per\s+(?:core|device|replica)"
+    r"(?:per[- ](?:core|device|replica)\s+batch(?:[- ]size)?"
+    r"|batch(?:[- ]size)?\s+per\s+(?:core|device|replica)"
     r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo))\D{0,15}(\d{1,6})\b",
     re.I,
 )
