@@ -138,7 +138,7 @@ class Metrics:
 def _core(outcomes: list[Outcome]) -> dict:
     ins = [o for o in outcomes if o.query.topic != OOS]
     oos = [o for o in outcomes if o.query.topic == OOS]
-    d = {"n_in": len(ins), "n_oos": len(oos)}
+    d: dict[str, float] = {"n_in": len(ins), "n_oos": len(oos)}
     if ins:
         d["hit1"] = sum(o.rank == 1 for o in ins) / len(ins)
         d["hit3"] = sum(o.rank is not None and o.rank <= 3 for o in ins) / len(ins)

@@ -6,7 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NoteStep, NumberNode
+from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NumberNode
 from ..text.markdown import plain  # also imported from here by cli/output.py and the TUI
 
 __all__ = [
@@ -96,7 +96,7 @@ def entry_full_text(entry: Entry) -> str:
             elif isinstance(node, FixNode):
                 parts += [node.title.get(lang), node.check.get(lang)]
                 for step in node.steps:
-                    if isinstance(step, NoteStep) or step.text:
+                    if step.text:  # a note's text is required, a command's or code's optional
                         parts.append(plain(step.text.get(lang)))
         if isinstance(node, FixNode):
             for step in node.steps:

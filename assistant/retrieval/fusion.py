@@ -31,6 +31,8 @@ from .dense import dense_scaled
 
 if TYPE_CHECKING:
     from ..calibration import Calibration
+    from .profile_rules import ProfileHit
+    from .signatures import SignatureHit
 
 
 @dataclass
@@ -39,11 +41,12 @@ class Evidence:
     dense: float = 0.0  # raw cosine
     lex: float = 0.0  # normalized, saturated BM25 (0..1)
     lex_raw: float = 0.0
-    signature_hits: list = field(default_factory=list)
+    # (hit, line number in the input); a profile rule hit is shaped like a signature hit
+    signature_hits: list[tuple[SignatureHit | ProfileHit, int]] = field(default_factory=list)
     lex_terms: list[str] = field(default_factory=list)
     dense_chunk: str | None = None
     exclude: float = 0.0  # weight of the strongest look-alike pattern that matched
-    exclude_hits: list = field(default_factory=list)
+    exclude_hits: list[tuple[SignatureHit, int]] = field(default_factory=list)
     views: dict[str, float] = field(default_factory=dict)  # "dense_head": raw cosine, "lex_err"…
 
 

@@ -87,7 +87,7 @@ class BM25:
         top = top[np.argsort(-scores[top], kind="stable")]
         top = top[scores[top] > 0]
         # Evidence: which query terms each returned document contains (postings are sorted).
-        matched = {int(i): [] for i in top}
+        matched: dict[int, list[str]] = {int(i): [] for i in top}
         for term, d in spans:
             for i in top[np.isin(top, d, assume_unique=True)].tolist():
                 matched[i].append(term)

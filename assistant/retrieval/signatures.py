@@ -7,14 +7,20 @@ lookaround; the linter reports such patterns (E030).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 # Compilation lives in the kb layer (the linter needs it too); re-exported here for callers.
 from ..kb.patterns import SignatureError, compile_signature, pattern_source, re2_options
+from ..kb.schema import Entry
 
 if TYPE_CHECKING:  # the schema imports nothing from here; keep it that way at run time too
+    from ..kb.loader import LoadedEntry
     from ..kb.schema import Signature
+
+# (entry id, signature, compiled RE2 pattern); the RE2 binding ships no types.
+Item = tuple[str, "Signature", Any]
 
 __all__ = [
     "SignatureError",
@@ -39,7 +45,7 @@ class SignatureHit:
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
 
 
-def _compile_set(group):
+def _compile_set(group: list[Item]) -> Any:
     import re2
 
     rset = re2.Set.SearchSet(re2_options(False, max_mem=64 << 20))
@@ -63,10 +69,10 @@ class SignatureMatcher:
     this keeps a search at a few scans of the input instead of one scan per pattern.
     """
 
-    def __init__(self, entries, field: str = "signatures"):
-        self.items: list[tuple[str, Signature, object]] = []
+    def __init__(self, entries: Iterable[LoadedEntry | Entry], field: str = "signatures") -> None:
+        self.items: list[Item] = []
         for loaded in entries:
-            entry = getattr(loaded, "entry", loaded)
+            entry = loaded if isinstance(loaded, Entry) else loaded.entry
             for sig in getattr(entry, field):
                 try:
                     self.items.append((entry.id, sig, compile_signature(sig)))
@@ -74,7 +80,7 @@ class SignatureMatcher:
                     continue  # reported by the linter; never breaks a search
         # Several Sets of bounded size: one huge Set can exceed RE2's DFA budget and fail to
         # compile; a group that fails anyway is searched pattern by pattern.
-        self._groups: list[tuple[int, object | None, int]] = []  # (first item, Set or None, size)
+        self._groups: list[tuple[int, Any, int]] = []  # (first item, Set or None, size)
         for first in range(0, len(self.items), SET_SIZE):
             group = self.items[first : first + SET_SIZE]
             self._groups.append((first, _compile_set(group), len(group)))
@@ -115,7 +121,9 @@ class SignatureMatcher:
         return hits
 
 
-def match_signatures(entries, lines: list[str], field: str = "signatures") -> list[SignatureHit]:
+def match_signatures(
+    entries: Iterable[LoadedEntry | Entry], lines: list[str], field: str = "signatures"
+) -> list[SignatureHit]:
     """Every signature hit of every entry over `lines`, best (heaviest, earliest) first.
 
     `field="excludes"` matches the entries' look-alike patterns instead. A signature may span lines

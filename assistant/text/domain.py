@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .tokens import tokenize
 
@@ -100,7 +101,7 @@ class Context:
             return "service"
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "gate": self.gate}
 
 

@@ -114,8 +114,12 @@ class Facts:
     nodes: list[str] = field(default_factory=list)
     shapes: list[str] = field(default_factory=list)
     batch_size: int | None = None
-    profile: dict = field(default_factory=dict)  # overview figures: mxu_utilization, tpu_idle…
-    context: dict = field(default_factory=dict)  # TPU / other-device / other-service evidence
+    profile: dict[str, float | int] = field(
+        default_factory=dict
+    )  # overview figures: mxu_utilization, tpu_idle…
+    context: dict[str, Any] = field(
+        default_factory=dict
+    )  # TPU / other-device / other-service evidence
     lang: str = "en"
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
