@@ -1,0 +1,397 @@
+"""One pass over a module's syntax tree, collecting what the rules look at: imports and their
+aliases, scopes with their simple assignments, every call with the scope and loops around it,
+subscripts, and the evidence that the script targets a TPU.
+
+The tree is walked once: statements recursively (Python's parser caps block nesting at 100
+levels), expressions with an explicit stack (an expression nested thousands deep cannot exhaust
+the interpreter's recursion limit). The code is never imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+Value = int | float | bool | str
+
+_TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_TPU_TOKENS = frozenset({"tpu", "tpus"})
+
+
+def tokens(identifier: str) -> list[str]:
+    """`GLOBAL_BATCH_SIZE` -> [global, batch, size]; `TPUStrategy` -> [tpu, strategy]."""
+    return [m.lower() for m in _TOKEN.findall(identifier)]
+
+
+def mentions_tpu(identifier: str) -> bool:
+    """Whether a name or short string names a TPU as a word (`use_tpu`, `TPUStrategy`, `"tpu"`),
+    not as letters inside another word (`output`)."""
+    return "pu" in identifier.lower() and not _TPU_TOKENS.isdisjoint(tokens(identifier))
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: str  # module | function | class | lambda
+    name: str
+    node: ast.AST | None
+    parent: Scope | None
+    assigns: dict[str, list[ast.expr | None]] = field(default_factory=dict)  # None: unknown value
+    params: set[str] = field(default_factory=set)
+    bases: list[str] = field(default_factory=list)  # a class's base classes, dotted
+    decorators: list[ast.expr] = field(default_factory=list)
+    children: list[Scope] = field(default_factory=list)
+
+    def assign(self, name: str, value: ast.expr | None) -> None:
+        self.assigns.setdefault(name, []).append(value)
+
+    def chain(self) -> Iterator[Scope]:
+        s: Scope | None = self
+        while s is not None:
+            yield s
+            s = s.parent
+
+    def within(self, other: Scope) -> bool:
+        return any(s is other for s in self.chain())
+
+
+@dataclass(eq=False)
+class Call:
+    node: ast.Call
+    dotted: str | None  # resolved through the imports: "tensorflow.data.Dataset.from_tensor_slices"
+    attr: str  # the last name: "from_tensor_slices", "batch" (also for `expr.batch(...)`)
+    scope: Scope
+    loops: tuple[ast.For | ast.While | ast.AsyncFor, ...]  # enclosing loops, outermost first
+    in_lambda: bool  # inside a lambda within `scope` (a deferred closure)
+
+    @property
+    def receiver(self) -> ast.expr | None:
+        f = self.node.func
+        return f.value if isinstance(f, ast.Attribute) else None
+
+    def kw(self, name: str) -> ast.keyword | None:
+        for k in self.node.keywords:
+            if k.arg == name:
+                return k
+        return None
+
+    @property
+    def has_star_kwargs(self) -> bool:
+        return any(k.arg is None for k in self.node.keywords)
+
+    def position(self) -> tuple[int, int]:
+        """Where ruff would point: at the called name (`ds.batch(...)` -> at `batch`)."""
+        f = self.node.func
+        if isinstance(f, ast.Attribute) and f.end_lineno is not None and f.end_col_offset:
+            return f.end_lineno, f.end_col_offset - len(f.attr) + 1
+        return self.node.lineno, self.node.col_offset + 1
+
+
+@dataclass(eq=False)
+class Subscript:
+    node: ast.Subscript
+    scope: Scope
+    in_lambda: bool
+
+
+@dataclass(eq=False)
+class Facts:
+    tree: ast.Module
+    module: Scope
+    aliases: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
+    imported: set[str] = field(default_factory=set)  # top-level packages imported
+    calls: list[Call] = field(default_factory=list)
+    subscripts: list[Subscript] = field(default_factory=list)
+    functions: dict[str, list[Scope]] = field(default_factory=dict)  # def name -> scopes
+    scopes_by_node: dict[int, Scope] = field(default_factory=dict)  # id(def/lambda node) -> scope
+    names_used: set[str] = field(default_factory=set)
+    tpu_evidence: list[tuple[int, str]] = field(default_factory=list)  # (line, what)
+
+    # -- what the script is ------------------------------------------------------------------
+
+    @property
+    def tensorflow(self) -> bool:
+        return bool(self.imported & {"tensorflow", "keras", "tf_keras"})
+
+    @property
+    def jax(self) -> bool:
+        return bool(self.imported & {"jax", "flax", "optax", "equinox"})
+
+    @property
+    def torch_xla(self) -> bool:
+        return "torch_xla" in self.imported
+
+    @property
+    def torch(self) -> bool:
+        return "torch" in self.imported or self.torch_xla
+
+    @property
+    def tpu(self) -> bool:
+        """Any sign the script runs on a TPU: a TPU name, strategy, resolver, flag or device
+        string, or PyTorch/XLA."""
+        return self.torch_xla or bool(self.tpu_evidence)
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def dotted(self, expr: ast.expr) -> str | None:
+        """`tf.keras.layers.Dense` -> "tensorflow.keras.layers.Dense" (aliases resolved);
+        None when the expression is not a plain dotted name."""
+        parts: list[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        parts.append(self.aliases.get(expr.id, expr.id))
+        return ".".join(reversed(parts))
+
+    def calls_named(self, *attrs: str) -> Iterator[Call]:
+        wanted = set(attrs)
+        return (c for c in self.calls if c.attr in wanted)
+
+
+_MAX_INDEX_STRING = 80
+
+
+class _Collector:
+    """Fills a `Facts` in one walk of the tree."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        module = Scope("module", "<module>", tree, None)
+        self.facts = Facts(tree=tree, module=module)
+
+    # statements ---------------------------------------------------------------------------------
+
+    def block(self, stmts: list[ast.stmt], scope: Scope, loops: tuple) -> None:
+        for st in stmts:
+            self.stmt(st, scope, loops)
+
+    def stmt(self, st: ast.stmt, scope: Scope, loops: tuple) -> None:  # noqa: C901 - a dispatch
+        f = self.facts
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in st.decorator_list:
+                self.expr(d, scope, loops)
+            self.arguments(st.args, scope, loops)
+            if st.returns is not None:
+                self.expr(st.returns, scope, loops)
+            inner = self.new_scope("function", st.name, st, scope)
+            inner.decorators = list(st.decorator_list)
+            inner.params = _param_names(st.args)
+            for p in inner.params:
+                inner.assign(p, None)
+            scope.assign(st.name, None)
+            f.functions.setdefault(st.name, []).append(inner)
+            self.block(st.body, inner, ())
+            return
+        if isinstance(st, ast.ClassDef):
+            for e in [*st.decorator_list, *st.bases, *(k.value for k in st.keywords)]:
+                self.expr(e, scope, loops)
+            inner = self.new_scope("class", st.name, st, scope)
+            inner.bases = [b for b in (f.dotted(x) for x in st.bases) if b]
+            scope.assign(st.name, None)
+            self.block(st.body, inner, loops)
+            return
+        if isinstance(st, ast.Assign):
+            self.expr(st.value, scope, loops)
+            for target in st.targets:
+                self.target(target, st.value, scope, loops)
+            return
+        if isinstance(st, ast.AnnAssign):
+            if st.value is not None:
+                self.expr(st.value, scope, loops)
+            self.expr(st.annotation, scope, loops)
+            self.target(st.target, st.value, scope, loops, annotated_only=st.value is None)
+            return
+        if isinstance(st, ast.AugAssign):
+            self.expr(st.value, scope, loops)
+            self.target(st.target, None, scope, loops)
+            return
+        if isinstance(st, (ast.For, ast.AsyncFor)):
+            self.expr(st.iter, scope, loops)
+            self.target(st.target, None, scope, loops)
+            inner_loops = (*loops, st)
+            self.block(st.body, scope, inner_loops)
+            self.block(st.orelse, scope, loops)
+            return
+        if isinstance(st, ast.While):
+            self.expr(st.test, scope, loops)
+            self.block(st.body, scope, (*loops, st))
+            self.block(st.orelse, scope, loops)
+            return
+        if isinstance(st, (ast.Import, ast.ImportFrom)):
+            self.imports(st, scope)
+            return
+        if isinstance(st, (ast.With, ast.AsyncWith)):
+            for item in st.items:
+                self.expr(item.context_expr, scope, loops)
+                if item.optional_vars is not None:
+                    self.target(item.optional_vars, None, scope, loops)
+            self.block(st.body, scope, loops)
+            return
+        if isinstance(st, ast.Try) or type(st).__name__ == "TryStar":
+            for name in ("body", "orelse", "finalbody"):
+                self.block(getattr(st, name), scope, loops)
+            for h in getattr(st, "handlers", []):
+                if h.type is not None:
+                    self.expr(h.type, scope, loops)
+                if h.name:
+                    scope.assign(h.name, None)
+                self.block(h.body, scope, loops)
+            return
+        if isinstance(st, ast.If):
+            self.expr(st.test, scope, loops)
+            self.block(st.body, scope, loops)
+            self.block(st.orelse, scope, loops)
+            return
+        if isinstance(st, ast.Match):
+            self.expr(st.subject, scope, loops)
+            for case in st.cases:
+                if case.guard is not None:
+                    self.expr(case.guard, scope, loops)
+                for node in ast.walk(case.pattern):
+                    name = getattr(node, "name", None)
+                    if isinstance(name, str):
+                        scope.assign(name, None)
+                self.block(case.body, scope, loops)
+            return
+        if isinstance(st, (ast.Global, ast.Nonlocal)):
+            return
+        # Expr, Return, Delete, Raise, Assert, Pass, Break, Continue, ...
+        for child in ast.iter_child_nodes(st):
+            if isinstance(child, ast.expr):
+                self.expr(child, scope, loops)
+
+    def new_scope(self, kind: str, name: str, node: ast.AST, parent: Scope) -> Scope:
+        s = Scope(kind, name, node, parent)
+        parent.children.append(s)
+        self.facts.scopes_by_node[id(node)] = s
+        return s
+
+    def arguments(self, args: ast.arguments, scope: Scope, loops: tuple) -> None:
+        for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+            self.expr(d, scope, loops)
+
+    def target(
+        self,
+        target: ast.expr,
+        value: ast.expr | None,
+        scope: Scope,
+        loops: tuple,
+        annotated_only: bool = False,
+    ) -> None:
+        if isinstance(target, ast.Name):
+            if not annotated_only:
+                scope.assign(target.id, value)
+            self.evidence_name(target.id, target.lineno)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values: list[ast.expr | None]
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                values = list(value.elts)
+            else:
+                values = [None] * len(target.elts)
+            for t_, v in zip(target.elts, values, strict=True):
+                self.target(t_, v, scope, loops)
+        elif isinstance(target, ast.Starred):
+            self.target(target.value, None, scope, loops)
+        else:  # attribute or subscript: its parts are read
+            self.expr(target, scope, loops)
+
+    def imports(self, st: ast.Import | ast.ImportFrom, scope: Scope) -> None:
+        f = self.facts
+        if isinstance(st, ast.Import):
+            for a in st.names:
+                f.imported.add(a.name.split(".")[0])
+                if a.asname:
+                    f.aliases[a.asname] = a.name
+                    scope.assign(a.asname, None)
+                else:
+                    top = a.name.split(".")[0]
+                    f.aliases.setdefault(top, top)
+                    scope.assign(top, None)
+                if mentions_tpu(a.name):
+                    f.tpu_evidence.append((st.lineno, a.name))
+            return
+        if st.level or not st.module:
+            return
+        f.imported.add(st.module.split(".")[0])
+        if mentions_tpu(st.module):
+            f.tpu_evidence.append((st.lineno, st.module))
+        for a in st.names:
+            if a.name == "*":
+                continue
+            local = a.asname or a.name
+            f.aliases[local] = f"{st.module}.{a.name}"
+            scope.assign(local, None)
+            self.evidence_name(a.name, st.lineno)
+
+    # expressions --------------------------------------------------------------------------------
+
+    def evidence_name(self, name: str, line: int) -> None:
+        if mentions_tpu(name):
+            self.facts.tpu_evidence.append((line, name))
+
+    def expr(self, root: ast.expr, scope: Scope, loops: tuple) -> None:
+        f = self.facts
+        stack: list[tuple[ast.AST, Scope, bool]] = [(root, scope, False)]
+        while stack:
+            node, sc, in_lambda = stack.pop()
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute):
+                    attr = func.attr
+                elif isinstance(func, ast.Name):
+                    attr = func.id
+                else:
+                    attr = ""
+                f.calls.append(Call(node, f.dotted(func), attr, sc, loops, in_lambda))
+                for k in node.keywords:
+                    if k.arg:
+                        self.evidence_name(k.arg, node.lineno)
+            elif isinstance(node, ast.Name):
+                f.names_used.add(node.id)
+                self.evidence_name(node.id, node.lineno)
+                continue
+            elif isinstance(node, ast.Attribute):
+                self.evidence_name(node.attr, node.lineno)
+            elif isinstance(node, ast.Constant):
+                v = node.value
+                if isinstance(v, str) and len(v) <= _MAX_INDEX_STRING and mentions_tpu(v):
+                    f.tpu_evidence.append((node.lineno, repr(v)))
+                continue
+            elif isinstance(node, ast.Subscript):
+                f.subscripts.append(Subscript(node, sc, in_lambda))
+            elif isinstance(node, ast.Lambda):
+                inner = self.new_scope("lambda", "<lambda>", node, sc)
+                inner.params = _param_names(node.args)
+                for p in inner.params:
+                    inner.assign(p, None)
+                for d in [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]:
+                    stack.append((d, sc, in_lambda))
+                stack.append((node.body, inner, True))
+                continue
+            elif isinstance(node, ast.NamedExpr):
+                sc.assign(node.target.id, node.value)
+            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                for gen in node.generators:
+                    for n in ast.walk(gen.target):
+                        if isinstance(n, ast.Name):
+                            sc.assign(n.id, None)
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, sc, in_lambda))
+
+
+def _param_names(args: ast.arguments) -> set[str]:
+    names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    if args.vararg:
+        names.add(args.vararg.arg)
+    if args.kwarg:
+        names.add(args.kwarg.arg)
+    return names
+
+
+def collect(tree: ast.Module) -> Facts:
+    c = _Collector(tree)
+    c.block(tree.body, c.facts.module, ())
+    c.facts.calls.sort(key=lambda k: (k.node.lineno, k.node.col_offset))
+    return c.facts
