@@ -71,8 +71,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.TPU104": (
         "`.item()` in the PyTorch/XLA training loop: each call waits for the TPU and copies to "
         "the host",
-        "`.item()` no laço de treino do PyTorch/XLA: cada chamada espera a TPU e copia para o "
-        "host",
+        "`.item()` no laço de treino do PyTorch/XLA: cada chamada espera a TPU e copia para o host",
     ),
     "check.TPU104.summary": (
         "`.item()` inside a PyTorch/XLA training loop",
@@ -130,16 +129,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.TPU202": (
         "global batch size {n} ({where}) is not a multiple of 64 (8 per core): the TPU pads "
         "every step",
-        "lote global {n} ({where}) não é múltiplo de 64 (8 por núcleo): a TPU preenche cada "
-        "passo",
+        "lote global {n} ({where}) não é múltiplo de 64 (8 por núcleo): a TPU preenche cada passo",
     ),
     "check.TPU202.summary": (
         "a literal global batch that is not a multiple of 64",
         "um lote global literal que não é múltiplo de 64",
     ),
     "check.TPU202.why": (
-        "The batch dimension is padded to a multiple of 8 per core: memory and time for "
-        "nothing.",
+        "The batch dimension is padded to a multiple of 8 per core: memory and time for nothing.",
         "A dimensão do lote é preenchida até múltiplo de 8 por núcleo: memória e tempo à toa.",
     ),
     "check.TPU203": (
@@ -235,8 +232,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "um pipeline `tf.data` que nunca chama `.prefetch()`",
     ),
     "check.TPU601.why": (
-        "Without prefetch the input work and the training step take turns instead of "
-        "overlapping.",
+        "Without prefetch the input work and the training step take turns instead of overlapping.",
         "Sem prefetch, a entrada e o passo de treino se alternam em vez de se sobrepor.",
     ),
     "check.TPU602": (
@@ -254,8 +250,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "check.TPU603": (
         "`{fn}` reads many small files and the script reads no TFRecord: the TPU waits on file "
         "reads",
-        "`{fn}` lê muitos arquivos pequenos e o script não lê TFRecord: a TPU espera as "
-        "leituras",
+        "`{fn}` lê muitos arquivos pequenos e o script não lê TFRecord: a TPU espera as leituras",
     ),
     "check.TPU603.summary": (
         "many small files read one by one (`list_files`, `read_file`, `*_dataset_from_directory`) "
@@ -280,8 +275,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "check.TPU701.why": (
         "Batch norm averages over one core's slice of the batch, not the global batch.",
-        "A batch norm calcula a média sobre a parte do lote de um núcleo, não sobre o lote "
-        "global.",
+        "A batch norm calcula a média sobre a parte do lote de um núcleo, não sobre o lote global.",
     ),
     "check.TPU702": (
         "loss reduced with SUM in a custom training loop without `tf.nn.compute_average_loss`: "

@@ -89,9 +89,10 @@ class Analysis:
         if not self.f.tensorflow:
             return False
         for c in self.f.calls:
-            if c.attr in DATASET_SOURCES or c.attr in DATASET_METHODS:
-                if self.is_dataset(c.node, c.scope):
-                    return True
+            if (c.attr in DATASET_SOURCES or c.attr in DATASET_METHODS) and self.is_dataset(
+                c.node, c.scope
+            ):
+                return True
         return False
 
     # -- TPU strategy ----------------------------------------------------------------------------
@@ -125,9 +126,12 @@ class Analysis:
                 if local:
                     return local
             return list(self.f.functions.get(expr.id, []))
-        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
-            if expr.value.id == "self":  # self.train_step: a method of some class here
-                return list(self.f.functions.get(expr.attr, []))
+        if (
+            isinstance(expr, ast.Attribute)
+            and isinstance(expr.value, ast.Name)
+            and expr.value.id == "self"
+        ):  # self.train_step: a method of some class here
+            return list(self.f.functions.get(expr.attr, []))
         return []
 
     def closure(self, roots: list[Scope]) -> set[int]:
@@ -239,24 +243,25 @@ class Analysis:
         calls inside it return (model outputs, losses), transitively through arithmetic."""
         names: set[str] = set()
         if isinstance(loop, (ast.For, ast.AsyncFor)):
-            target = loop.target
+            targets: list[ast.expr] = [loop.target]
             it = loop.iter
             if isinstance(it, ast.Call) and isinstance(it.func, ast.Name):
                 if it.func.id == "range":
-                    target = None  # type: ignore[assignment]
-                elif it.func.id == "enumerate" and isinstance(target, (ast.Tuple, ast.List)):
-                    target = ast.Tuple(elts=target.elts[1:])
-            if target is not None:
-                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+                    targets = []
+                elif it.func.id == "enumerate" and isinstance(loop.target, (ast.Tuple, ast.List)):
+                    targets = list(loop.target.elts[1:])
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         assigns: list[tuple[list[str], ast.expr]] = []
         for node in ast.walk(loop):
             if isinstance(node, ast.Assign):
-                targets = [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-                assigns.append((targets, node.value))
+                bound = [
+                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                ]
+                assigns.append((bound, node.value))
         for _ in range(3):
-            for targets, value in assigns:
+            for bound, value in assigns:
                 if self._tensorish(value, names):
-                    names.update(targets)
+                    names.update(bound)
         return names
 
     def _tensorish(self, value: ast.expr, names: set[str]) -> bool:
@@ -264,7 +269,9 @@ class Analysis:
             return value.id in names
         if isinstance(value, ast.Call):
             f = value.func
-            last = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            last = (
+                f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            )
             d = self.f.dotted(f) or ""
             if last in _NOT_TENSOR_CALLS or d.startswith(("time.", "math.", "os.", "datetime.")):
                 return False
@@ -304,7 +311,11 @@ class Analysis:
             origin = ""
             if c.attr in ("batch", "padded_batch") and isinstance(c.node.func, ast.Attribute):
                 if self.is_dataset(c.receiver, c.scope):
-                    arg = c.node.args[0] if c.node.args else getattr(c.kw("batch_size"), "value", None)
+                    arg = (
+                        c.node.args[0]
+                        if c.node.args
+                        else getattr(c.kw("batch_size"), "value", None)
+                    )
                     origin = f".{c.attr}()"
             else:
                 k = c.kw("batch_size") or c.kw("global_batch_size")

@@ -70,7 +70,8 @@ def value(expr: ast.expr | None, scope: Scope, depth: int = 0) -> Value | None:
         b = value(expr.right, scope, depth + 1)
         if not _number(a) or not _number(b):
             return None
-        assert isinstance(a, (int, float)) and isinstance(b, (int, float))
+        assert isinstance(a, (int, float))
+        assert isinstance(b, (int, float))
         if isinstance(expr.op, ast.Pow) and (abs(b) > 64 or abs(a) > _MAX_MAGNITUDE):
             return None
         try:
@@ -80,12 +81,17 @@ def value(expr: ast.expr | None, scope: Scope, depth: int = 0) -> Value | None:
         if not isinstance(out, (int, float)) or abs(out) > _MAX_MAGNITUDE:
             return None
         return out
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and len(expr.args) == 1:
-        if expr.func.id == "int" and not expr.keywords:
-            v = value(expr.args[0], scope, depth + 1)
-            if _number(v):
-                assert isinstance(v, (int, float))
-                return int(v)
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "int"
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        v = value(expr.args[0], scope, depth + 1)
+        if _number(v):
+            assert isinstance(v, (int, float))
+            return int(v)
     return None
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 Value = int | float | bool | str
+Loops = tuple[ast.For | ast.While | ast.AsyncFor, ...]
 
 _TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _TPU_TOKENS = frozenset({"tpu", "tpus"})
@@ -62,7 +63,7 @@ class Call:
     dotted: str | None  # resolved through the imports: "tensorflow.data.Dataset.from_tensor_slices"
     attr: str  # the last name: "from_tensor_slices", "batch" (also for `expr.batch(...)`)
     scope: Scope
-    loops: tuple[ast.For | ast.While | ast.AsyncFor, ...]  # enclosing loops, outermost first
+    loops: Loops  # enclosing loops, outermost first
     in_lambda: bool  # inside a lambda within `scope` (a deferred closure)
 
     @property
@@ -163,11 +164,11 @@ class _Collector:
 
     # statements ---------------------------------------------------------------------------------
 
-    def block(self, stmts: list[ast.stmt], scope: Scope, loops: tuple) -> None:
+    def block(self, stmts: list[ast.stmt], scope: Scope, loops: Loops) -> None:
         for st in stmts:
             self.stmt(st, scope, loops)
 
-    def stmt(self, st: ast.stmt, scope: Scope, loops: tuple) -> None:  # noqa: C901 - a dispatch
+    def stmt(self, st: ast.stmt, scope: Scope, loops: Loops) -> None:
         f = self.facts
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for d in st.decorator_list:
@@ -250,9 +251,9 @@ class _Collector:
                 if case.guard is not None:
                     self.expr(case.guard, scope, loops)
                 for node in ast.walk(case.pattern):
-                    name = getattr(node, "name", None)
-                    if isinstance(name, str):
-                        scope.assign(name, None)
+                    bound = getattr(node, "name", None)
+                    if isinstance(bound, str):
+                        scope.assign(bound, None)
                 self.block(case.body, scope, loops)
             return
         if isinstance(st, (ast.Global, ast.Nonlocal)):
@@ -268,7 +269,7 @@ class _Collector:
         self.facts.scopes_by_node[id(node)] = s
         return s
 
-    def arguments(self, args: ast.arguments, scope: Scope, loops: tuple) -> None:
+    def arguments(self, args: ast.arguments, scope: Scope, loops: Loops) -> None:
         for d in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
             self.expr(d, scope, loops)
 
@@ -277,7 +278,7 @@ class _Collector:
         target: ast.expr,
         value: ast.expr | None,
         scope: Scope,
-        loops: tuple,
+        loops: Loops,
         annotated_only: bool = False,
     ) -> None:
         if isinstance(target, ast.Name):
@@ -331,7 +332,7 @@ class _Collector:
         if mentions_tpu(name):
             self.facts.tpu_evidence.append((line, name))
 
-    def expr(self, root: ast.expr, scope: Scope, loops: tuple) -> None:
+    def expr(self, root: ast.expr, scope: Scope, loops: Loops) -> None:
         f = self.facts
         stack: list[tuple[ast.AST, Scope, bool]] = [(root, scope, False)]
         while stack:

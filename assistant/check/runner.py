@@ -62,9 +62,7 @@ def check_source(
     except SyntaxError as exc:
         return [_syntax_finding(path, exc)]
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        return [
-            Finding(path, 1, 1, "TPU001", None, args={"error": f"{type(exc).__name__}: {exc}"})
-        ]
+        return [Finding(path, 1, 1, "TPU001", None, args={"error": f"{type(exc).__name__}: {exc}"})]
     ctx = Context(collect(tree), RULES)
     directives = noqa.directives(text)
     found: dict[tuple[int, int, str], Finding] = {}
@@ -90,7 +88,9 @@ def iter_files(paths: Iterable[Path]) -> Iterator[Path]:
     for p in paths:
         if p.is_dir():
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if d not in EXCLUDED_DIRS and not d.startswith("."))
+                dirs[:] = sorted(
+                    d for d in dirs if d not in EXCLUDED_DIRS and not d.startswith(".")
+                )
                 for name in sorted(files):
                     if name.endswith(".py"):
                         yield Path(root, name)

@@ -35,6 +35,7 @@ class Selection:
         chosen = _longest(self.select, code)
         return chosen >= 0 and _longest(self.ignore, code) < chosen
 
+
 def _split(items: Iterable[str] | None) -> list[str]:
     out: list[str] = []
     for item in items or []:

@@ -253,8 +253,15 @@ def cmd_walk(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from ..check import RULES, Report, Selection, SelectionError, check_file, check_source
-    from ..check import iter_files
+    from ..check import (
+        RULES,
+        Report,
+        Selection,
+        SelectionError,
+        check_file,
+        check_source,
+        iter_files,
+    )
     from ..check import report as creport
 
     lang = _lang(args) or "en"

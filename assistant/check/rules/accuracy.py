@@ -36,9 +36,9 @@ def _batch_norm(ctx: Context) -> Iterator[Finding]:
         return
     per_core = an.distinct(per_core=True)
     global_batch = an.distinct(per_core=False)
-    if per_core is None and global_batch is not None and an.core_count:
-        if global_batch % an.core_count == 0:
-            per_core = global_batch // an.core_count
+    cores = an.core_count
+    if per_core is None and global_batch is not None and cores and global_batch % cores == 0:
+        per_core = global_batch // cores
     if per_core is None or per_core >= MIN_PER_CORE:
         return
     line, col = norms[0].position()

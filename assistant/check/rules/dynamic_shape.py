@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from .. import consts
 from ..analysis import JAX_DYNAMIC
+from ..facts import Scope
 from ..model import Finding, Rule
 from .base import Context
 
@@ -99,7 +100,7 @@ def _jax(ctx: Context) -> Iterator[Finding]:
             )
 
 
-def _is_mask(expr: ast.expr, scope, ctx: Context, depth: int = 0) -> bool:  # type: ignore[no-untyped-def]
+def _is_mask(expr: ast.expr, scope: Scope, ctx: Context, depth: int = 0) -> bool:
     if depth > 6:
         return False
     if isinstance(expr, ast.Compare):
@@ -149,9 +150,7 @@ def _torch_xla(ctx: Context) -> Iterator[Finding]:
                 or (c.attr == "where" and len(c.node.args) == 1)
             )
         ):
-            yield ctx.finding(
-                "TPU106", line, col, args={"fn": c.attr}, answers={"source": "op"}
-            )
+            yield ctx.finding("TPU106", line, col, args={"fn": c.attr}, answers={"source": "op"})
 
 
 def _printed_tensor(call: ast.Call, names: set[str]) -> str | None:

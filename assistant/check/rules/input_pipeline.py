@@ -41,7 +41,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     if f.tpu and not tfrecord:
         for c in f.calls:
             d = c.dotted or ""
-            if c.attr in _SMALL_FILES and (d.startswith("tensorflow.") or d.startswith("keras.")):
+            if c.attr in _SMALL_FILES and d.startswith(("tensorflow.", "keras.")):
                 line, col = c.position()
                 yield ctx.finding(
                     "TPU603", line, col, args={"fn": c.attr}, answers={"loader": "raw-files"}

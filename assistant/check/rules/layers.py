@@ -36,7 +36,12 @@ _TORCH = {
     "Conv2d": ("conv", "out_channels", 1),
     "Conv3d": ("conv", "out_channels", 1),
 }
-_TORCH_IN = {"Linear": "in_features", "Conv1d": "in_channels", "Conv2d": "in_channels", "Conv3d": "in_channels"}
+_TORCH_IN = {
+    "Linear": "in_features",
+    "Conv1d": "in_channels",
+    "Conv2d": "in_channels",
+    "Conv3d": "in_channels",
+}
 _SEQUENTIAL = frozenset({"Sequential"})
 
 

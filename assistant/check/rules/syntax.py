@@ -8,4 +8,3 @@ RULES = [
     Rule("TPU001", None, "syntax-error", tpu_only=False),
     Rule("TPU002", None, "unreadable-file", tpu_only=False),
 ]
-
