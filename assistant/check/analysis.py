@@ -139,16 +139,14 @@ class Analysis:
         when they run): ids of scopes."""
         seen: set[int] = set()
         todo = list(roots)
-        by_scope: dict[int, list[Call]] = {}
-        for c in self.f.calls:
-            by_scope.setdefault(id(c.scope), []).append(c)
         while todo:
             s = todo.pop()
             if id(s) in seen:
                 continue
             seen.add(id(s))
+            calls = self.f.calls_in(s)  # walks a skipped body first
             todo.extend(s.children)
-            for c in by_scope.get(id(s), []):
+            for c in calls:
                 refs = [c.node.func, *c.node.args, *(k.value for k in c.node.keywords)]
                 for r in refs:
                     todo.extend(self.functions_referenced(r, s))
@@ -254,9 +252,7 @@ class Analysis:
         assigns: list[tuple[list[str], ast.expr]] = []
         for node in ast.walk(loop):
             if isinstance(node, ast.Assign):
-                bound = [
-                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)
-                ]
+                bound = [n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
                 assigns.append((bound, node.value))
         for _ in range(3):
             for bound, value in assigns:
@@ -364,16 +360,11 @@ class Analysis:
         vals = {b.value for b in self.batch_values if b.per_core == per_core}
         return vals.pop() if len(vals) == 1 else None
 
-    @cached_property
+    @property
     def core_count(self) -> int | None:
         """Cores when the script names a v2/v3 accelerator type (`v3-8`: 8 cores)."""
-        found: set[int] = set()
-        for node in ast.walk(self.f.tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                s = node.value.strip().lower()
-                if len(s) <= 12 and s[:3] in ("v2-", "v3-") and s[3:].isdigit():
-                    found.add(int(s[3:]))
-        return found.pop() if len(found) == 1 else None
+        found = self.f.accelerator_cores
+        return next(iter(found)) if len(found) == 1 else None
 
 
 def is_batch_name(name: str) -> bool:

@@ -29,7 +29,9 @@ def tokens(identifier: str) -> list[str]:
 def mentions_tpu(identifier: str) -> bool:
     """Whether a name or short string names a TPU as a word (`use_tpu`, `TPUStrategy`, `"tpu"`),
     not as letters inside another word (`output`)."""
-    return "pu" in identifier.lower() and not _TPU_TOKENS.isdisjoint(tokens(identifier))
+    if "pu" not in identifier and "PU" not in identifier:  # the fast path: most names
+        return False
+    return not _TPU_TOKENS.isdisjoint(tokens(identifier))
 
 
 @dataclass(eq=False)
@@ -43,6 +45,7 @@ class Scope:
     bases: list[str] = field(default_factory=list)  # a class's base classes, dotted
     decorators: list[ast.expr] = field(default_factory=list)
     children: list[Scope] = field(default_factory=list)
+    pending: list[ast.stmt] | None = None  # a body not walked yet (see `Facts.expand`)
 
     def assign(self, name: str, value: ast.expr | None) -> None:
         self.assigns.setdefault(name, []).append(value)
@@ -103,11 +106,14 @@ class Facts:
     aliases: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     imported: set[str] = field(default_factory=set)  # top-level packages imported
     calls: list[Call] = field(default_factory=list)
+    calls_by_scope: dict[int, list[Call]] = field(default_factory=dict)  # id(scope) -> calls
     subscripts: list[Subscript] = field(default_factory=list)
     functions: dict[str, list[Scope]] = field(default_factory=dict)  # def name -> scopes
     scopes_by_node: dict[int, Scope] = field(default_factory=dict)  # id(def/lambda node) -> scope
     names_used: set[str] = field(default_factory=set)
     tpu_evidence: list[tuple[int, str]] = field(default_factory=list)  # (line, what)
+    _collector: _Collector | None = None
+    accelerator_cores: set[int] = field(default_factory=set)  # "v3-8" in a string: {8}
 
     # -- what the script is ------------------------------------------------------------------
 
@@ -147,6 +153,19 @@ class Facts:
         parts.append(self.aliases.get(expr.id, expr.id))
         return ".".join(reversed(parts))
 
+    def expand(self, scope: Scope) -> None:
+        """Walk a function body that was skipped for naming nothing a rule looks for, now that
+        an analysis needs it (a helper called from a jit-compiled function, say)."""
+        if scope.pending is None or self._collector is None:
+            return
+        body, scope.pending = scope.pending, None
+        self._collector.block(body, scope, ())
+        self.calls.sort(key=_position)
+
+    def calls_in(self, scope: Scope) -> list[Call]:
+        self.expand(scope)
+        return self.calls_by_scope.get(id(scope), [])
+
     def calls_named(self, *attrs: str) -> Iterator[Call]:
         wanted = set(attrs)
         return (c for c in self.calls if c.attr in wanted)
@@ -158,9 +177,20 @@ _MAX_INDEX_STRING = 80
 class _Collector:
     """Fills a `Facts` in one walk of the tree."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, lines: list[str] | None) -> None:
         module = Scope("module", "<module>", tree, None)
         self.facts = Facts(tree=tree, module=module)
+        self.facts._collector = self
+        self.lines = lines
+
+    def relevant(self, st: ast.stmt) -> bool:
+        """Whether a function's source names anything a rule looks for. A body that does not
+        is walked only if an analysis reaches it (`Facts.expand`): most helpers of a long
+        script never are."""
+        if self.lines is None or st.end_lineno is None:
+            return True
+        segment = "\n".join(self.lines[st.lineno - 1 : st.end_lineno])
+        return _RELEVANT.search(segment) is not None
 
     # statements ---------------------------------------------------------------------------------
 
@@ -183,7 +213,10 @@ class _Collector:
                 inner.assign(p, None)
             scope.assign(st.name, None)
             f.functions.setdefault(st.name, []).append(inner)
-            self.block(st.body, inner, ())
+            if self.relevant(st):
+                self.block(st.body, inner, ())
+            else:
+                inner.pending = list(st.body)
             return
         if isinstance(st, ast.ClassDef):
             for e in [*st.decorator_list, *st.bases, *(k.value for k in st.keywords)]:
@@ -345,7 +378,9 @@ class _Collector:
                     attr = func.id
                 else:
                     attr = ""
-                f.calls.append(Call(node, f.dotted(func), attr, sc, loops, in_lambda))
+                call = Call(node, f.dotted(func), attr, sc, loops, in_lambda)
+                f.calls.append(call)
+                f.calls_by_scope.setdefault(id(sc), []).append(call)
                 for k in node.keywords:
                     if k.arg:
                         self.evidence_name(k.arg, node.lineno)
@@ -357,8 +392,12 @@ class _Collector:
                 self.evidence_name(node.attr, node.lineno)
             elif isinstance(node, ast.Constant):
                 v = node.value
-                if isinstance(v, str) and len(v) <= _MAX_INDEX_STRING and mentions_tpu(v):
-                    f.tpu_evidence.append((node.lineno, repr(v)))
+                if isinstance(v, str) and len(v) <= _MAX_INDEX_STRING:
+                    if mentions_tpu(v):
+                        f.tpu_evidence.append((node.lineno, repr(v)))
+                    low = v.strip().lower()
+                    if low[:3] in ("v2-", "v3-") and low[3:].isdigit() and len(low) <= 8:
+                        f.accelerator_cores.add(int(low[3:]))
                 continue
             elif isinstance(node, ast.Subscript):
                 f.subscripts.append(Subscript(node, sc, in_lambda))
@@ -378,8 +417,26 @@ class _Collector:
                     for n in ast.walk(gen.target):
                         if isinstance(n, ast.Name):
                             sc.assign(n.id, None)
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, sc, in_lambda))
+            for name in _fields(type(node)):
+                child = getattr(node, name, None)
+                if isinstance(child, list):
+                    stack.extend((c, sc, in_lambda) for c in child if isinstance(c, ast.AST))
+                elif isinstance(child, ast.AST):
+                    stack.append((child, sc, in_lambda))
+
+
+# Fields that hold sub-expressions, per node type: `ctx` (Load/Store) and operators are AST
+# nodes too, but carry nothing a rule reads, and skipping them halves the nodes visited.
+_SKIP_FIELDS = frozenset({"ctx", "op", "ops"})
+_FIELDS_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    fields = _FIELDS_CACHE.get(cls)
+    if fields is None:
+        fields = tuple(f for f in getattr(cls, "_fields", ()) if f not in _SKIP_FIELDS)
+        _FIELDS_CACHE[cls] = fields
+    return fields
 
 
 def _param_names(args: ast.arguments) -> set[str]:
@@ -391,8 +448,28 @@ def _param_names(args: ast.arguments) -> set[str]:
     return names
 
 
-def collect(tree: ast.Module) -> Facts:
-    c = _Collector(tree)
+def _position(c: Call) -> tuple[int, int]:
+    return c.node.lineno, c.node.col_offset
+
+
+# What a function's source must name for its body to be walked at once: every name a rule
+# reads (frameworks, layers, dataset methods, batch, TPU…). A false hit costs only time.
+_RELEVANT = re.compile(
+    "|".join(
+        re.escape(w)
+        for w in """tf. tensorflow keras jax jnp flax torch xm. xla XLA tpu TPU batch BATCH Batch bs
+        BS Dense Conv Linear Sequential BatchNorm compile py_function numpy_function py_func
+        strings decode_ read_file parse_ map prefetch item print nonzero where argwhere unique
+        masked_select backward step DataLoader Lambda reduction Reduction TFRecord list_files
+        dataset Dataset ds PER per_ core CORE replica jit pmap strategy run loss""".split()
+    )
+)
+
+
+def collect(tree: ast.Module, text: str | None = None) -> Facts:
+    """The facts of a module. With its `text`, function bodies that name nothing a rule looks
+    for are left for `Facts.expand` (walked only if an analysis reaches them)."""
+    c = _Collector(tree, text.splitlines() if text is not None else None)
     c.block(tree.body, c.facts.module, ())
-    c.facts.calls.sort(key=lambda k: (k.node.lineno, k.node.col_offset))
+    c.facts.calls.sort(key=_position)
     return c.facts

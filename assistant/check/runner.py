@@ -63,7 +63,7 @@ def check_source(
         return [_syntax_finding(path, exc)]
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return [Finding(path, 1, 1, "TPU001", None, args={"error": f"{type(exc).__name__}: {exc}"})]
-    ctx = Context(collect(tree), RULES)
+    ctx = Context(collect(tree, text), RULES)
     directives = noqa.directives(text)
     found: dict[tuple[int, int, str], Finding] = {}
     for rule_check in CHECKS:
@@ -108,8 +108,49 @@ def check_file(path: Path, selection: Selection | None = None, shown: str | None
     return Report(check_source(data, name, selection), 1)
 
 
-def check_paths(paths: Iterable[Path], selection: Selection | None = None) -> Report:
+PARALLEL_FROM = 64  # files: below this, worker processes cost more than they save
+
+
+def check_paths(
+    paths: Iterable[Path], selection: Selection | None = None, jobs: int | None = None
+) -> Report:
+    """Check every file under `paths`. Many files are shared out to `jobs` worker processes
+    (default: one per CPU); the report lists findings in file order either way."""
+    files = list(iter_files(paths))
+    if jobs is None:
+        jobs = min(os.cpu_count() or 1, 8) if len(files) >= PARALLEL_FROM else 1
+    if jobs > 1 and len(files) > 1:
+        report = _parallel(files, selection, jobs)
+        if report is not None:
+            return report
     report = Report()
-    for p in iter_files(paths):
+    for p in files:
         report.extend(check_file(p, selection))
+    return report
+
+
+def _check_chunk(files: list[Path], selection: Selection | None) -> Report:
+    report = Report()
+    for p in files:
+        report.extend(check_file(p, selection))
+    return report
+
+
+def _parallel(files: list[Path], selection: Selection | None, jobs: int) -> Report | None:
+    """None when worker processes cannot be started here (the caller then checks in-process)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    size = max(8, len(files) // (jobs * 4))
+    chunks = [files[i : i + size] for i in range(0, len(files), size)]
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            parts = list(pool.map(_check_chunk, chunks, [selection] * len(chunks)))
+    except (OSError, RuntimeError, ImportError):
+        return None
+    report = Report()
+    for part in parts:
+        report.extend(part)
     return report
