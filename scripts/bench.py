@@ -404,7 +404,7 @@ def print_table(res: dict) -> None:
         )
 
 
-# -- check (issue 14): `tpu-assist check` over a directory of training scripts ---------------------
+# -- check (issue 14): `tpu-assist check` over a directory of training scripts ----------------
 # Run alone with `python scripts/bench.py --check` (no model, seconds). Target: 1,000 files of 300
 # lines in under 5 s, measured as a fresh `tpu-assist check DIR` process (what a person waits for).
 
@@ -656,7 +656,7 @@ def main_check(args: argparse.Namespace) -> int:
     return 0 if res["process_s"] < res["target_s"] else 1
 
 
-# -- end of check (issue 14) ------------------------------------------------------------------------
+# -- end of check (issue 14) ----------------------------------------------------------------
 
 
 def main() -> int:
