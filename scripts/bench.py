@@ -423,7 +423,10 @@ strategy = tf.distribute.TPUStrategy(resolver)
 
 
 def parse(record):
-    spec = {{"x": tf.io.FixedLenFeature([784], tf.float32), "y": tf.io.FixedLenFeature([], tf.int64)}}
+    spec = {{
+        "x": tf.io.FixedLenFeature([784], tf.float32),
+        "y": tf.io.FixedLenFeature([], tf.int64),
+    }}
     ex = tf.io.parse_single_example(record, spec)
     return ex["x"], ex["y"]
 
