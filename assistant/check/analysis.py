@@ -287,11 +287,12 @@ class Analysis:
         out: list[BatchValue] = []
         loader_names = self._dataloader_batch_names()
         defined: set[str] = set()
-        for scope, name, expr in self._batch_definitions():
+        definitions = list(self._batch_definitions())
+        defined |= {name for _, name, _ in definitions}
+        for scope, name, expr in definitions:
             v = consts.integer(expr, scope)
-            defined.add(name)
-            if v is None or v <= 0:
-                continue
+            if v is None or v <= 0 or (isinstance(expr, ast.Name) and expr.id in defined):
+                continue  # unknown, or an alias of a batch reported where it is defined
             toks = tokens(name)
             per_core = (not _PER_CORE_TOKENS.isdisjoint(toks)) or (
                 self.f.torch_xla and name in loader_names

@@ -111,6 +111,7 @@ class Facts:
     functions: dict[str, list[Scope]] = field(default_factory=dict)  # def name -> scopes
     scopes_by_node: dict[int, Scope] = field(default_factory=dict)  # id(def/lambda node) -> scope
     names_used: set[str] = field(default_factory=set)
+    attrs_used: set[str] = field(default_factory=set)  # every `.name` read or called
     tpu_evidence: list[tuple[int, str]] = field(default_factory=list)  # (line, what)
     _collector: _Collector | None = None
     accelerator_cores: set[int] = field(default_factory=set)  # "v3-8" in a string: {8}
@@ -165,6 +166,10 @@ class Facts:
     def calls_in(self, scope: Scope) -> list[Call]:
         self.expand(scope)
         return self.calls_by_scope.get(id(scope), [])
+
+    def mentions(self, name: str) -> bool:
+        """Whether the walked code uses `name` as a name or an attribute (called or not)."""
+        return name in self.names_used or name in self.attrs_used
 
     def calls_named(self, *attrs: str) -> Iterator[Call]:
         wanted = set(attrs)
@@ -389,11 +394,12 @@ class _Collector:
                 self.evidence_name(node.id, node.lineno)
                 continue
             elif isinstance(node, ast.Attribute):
+                f.attrs_used.add(node.attr)
                 self.evidence_name(node.attr, node.lineno)
             elif isinstance(node, ast.Constant):
                 v = node.value
                 if isinstance(v, str) and len(v) <= _MAX_INDEX_STRING:
-                    if mentions_tpu(v):
+                    if mentions_tpu(v) and not any(ch.isspace() for ch in v):  # "tpu", "--tpu"
                         f.tpu_evidence.append((node.lineno, repr(v)))
                     low = v.strip().lower()
                     if low[:3] in ("v2-", "v3-") and low[3:].isdigit() and len(low) <= 8:

@@ -24,7 +24,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     an, f = ctx.an, ctx.facts
     if not an.uses_tf_data:
         return
-    tfrecord = any(c.attr == "TFRecordDataset" for c in f.calls)
+    tfrecord = f.mentions("TFRecordDataset")
     known = {"loader": "tfrecord"} if tfrecord else {}
     if not any(c.attr == "prefetch" for c in f.calls):
         batches = list(an.dataset_calls("batch", "padded_batch"))
@@ -39,9 +39,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         line, col = c.position()
         yield ctx.finding("TPU602", line, col, answers=known)
     if f.tpu and not tfrecord:
-        for c in f.calls:
-            d = c.dotted or ""
-            if c.attr in _SMALL_FILES and d.startswith(("tensorflow.", "keras.")):
+        # where the files are listed, else where one is read
+        calls = [c for c in f.calls if c.attr in _SMALL_FILES]
+        calls.sort(key=lambda c: (c.attr == "read_file", c.node.lineno, c.node.col_offset))
+        for c in calls:
+            if (c.dotted or "").startswith(("tensorflow.", "keras.")):
                 line, col = c.position()
                 yield ctx.finding(
                     "TPU603", line, col, args={"fn": c.attr}, answers={"loader": "raw-files"}
