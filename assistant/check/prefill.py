@@ -29,12 +29,15 @@ def start_walk(
     values: dict[str, str] | None = None,
     overrides: dict[str, str] | None = None,
     found: dict[str, str] | None = None,
+    found_answers: dict[str, str] | None = None,
 ) -> Walk:
     """`walk()` with number questions answered from `overrides` and `found` (values a check
-    found, or `--set`), merged under the explicit `answers` (which win)."""
+    found, or `--set`) and choices from `found_answers` (a finding's), all under the explicit
+    `answers` (which win). Only explicit answers off the path are reported unused."""
     explicit = dict(answers or {})
     known = {**(found or {}), **(overrides or {})}
-    merged = {**number_answers(entry, known), **explicit}
+    choices = choice_answers(entry, found_answers or {})
+    merged = {**number_answers(entry, known), **choices, **explicit}
     w = walk(entry, merged, values={**(values or {}), **(found or {})}, overrides=overrides)
     w.unused = [u for u in w.unused if u in explicit]
     return w

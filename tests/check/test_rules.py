@@ -46,9 +46,9 @@ def test_every_rule_has_flagged_and_near_miss_fixtures(code: str):
 
 @pytest.mark.parametrize("code", [c for c in CHECKED if RULES[c].tpu_only])
 def test_tpu_rules_have_a_script_without_tpu_that_they_leave_alone(code: str):
-    from assistant.check.facts import collect
-
     import ast
+
+    from assistant.check.facts import collect
 
     quiet = []
     for f in sorted((FIXTURES / code).glob("*.py")):

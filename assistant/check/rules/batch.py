@@ -20,6 +20,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ctx.facts.tpu:
         return
     seen: set[tuple[int, int]] = set()
+    global_batch = ctx.an.distinct(per_core=False)
     for b in ctx.an.batch_values:
         if (b.line, b.col) in seen:
             continue
@@ -28,7 +29,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if b.per_core:
             if b.value % 8:
                 yield ctx.finding(
-                    "TPU203", b.line, b.col, args=args, values={"per_core_batch": b.value}
+                    "TPU203", b.line, b.col, args=args, values={"batch_size": global_batch}
                 )
         elif b.value < 64:
             yield ctx.finding("TPU201", b.line, b.col, args=args, values={"batch_size": b.value})
