@@ -60,15 +60,30 @@ def parse_output(text: str) -> list[Finding]:
     return out
 
 
+_AROUND = re.compile(
+    r"^(Found [0-9]+ problem|All checks passed|[0-9]+ problema|Todas as verifica|"
+    r"tpu-assist walk |\$ tpu-assist check|tpu-assist check )"
+)
+
+
 def looks_like_output(text: str) -> bool:
-    """Whether `text` is mostly `tpu-assist check` output lines."""
-    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
-    if not lines:
+    """Whether `text` is `tpu-assist check` output: finding lines, with nothing else but its
+    summary lines, `--walk` hints and the command that printed it."""
+    s = text.strip()
+    if not s:
         return False
-    if text.strip().startswith("[") and parse_output(text):
+    if s.startswith("[") and parse_output(s):
         return True
-    hits = sum(1 for ln in lines if LINE.match(ln.strip()))
-    return hits > 0 and hits >= (len(lines) - 1)  # the summary line may follow
+    hits = 0
+    for line in s.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if LINE.match(line):
+            hits += 1
+        elif not _AROUND.match(line):
+            return False
+    return hits > 0
 
 
 def _from_dict(d: Any) -> Finding | None:
