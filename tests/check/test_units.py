@@ -9,8 +9,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.check import RULES, Selection, SelectionError, check_source
-from assistant.check import consts, detect, noqa, report
+from assistant.check import (
+    RULES,
+    Selection,
+    SelectionError,
+    check_source,
+    consts,
+    detect,
+    noqa,
+    report,
+)
 from assistant.check.facts import collect, mentions_tpu
 
 
@@ -53,8 +61,16 @@ def test_function_scope_shadows_module_and_parameters_are_unknown():
 
 @pytest.mark.parametrize(
     ("name", "want"),
-    [("TPUStrategy", True), ("use_tpu", True), ("tpu", True), ("--tpu", True)]
-    + [("output", False), ("inputs", False), ("compute", False), ("GPU", False)],
+    [
+        ("TPUStrategy", True),
+        ("use_tpu", True),
+        ("tpu", True),
+        ("--tpu", True),
+        ("output", False),
+        ("inputs", False),
+        ("compute", False),
+        ("GPU", False),
+    ],
 )
 def test_tpu_words(name, want):
     assert mentions_tpu(name) is want
