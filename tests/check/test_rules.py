@@ -63,3 +63,11 @@ def test_every_fixture_dir_is_a_rule():
     dirs = {d.name for d in FIXTURES.iterdir() if d.is_dir() and not d.name.startswith("_")}
     assert dirs <= set(RULES), dirs - set(RULES)
     assert set(CHECKED) <= dirs
+
+
+def test_readme_table_lists_every_rule_with_its_entry():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Checking your code", 1)[1].split("\n## ", 1)[0]
+    for rule in RULES.values():
+        row = f"| {rule.code} | {rule.entry or '–'} | {rule.summary('en')} | "
+        assert row in section, f"README rule table: {rule.code} missing or stale"
