@@ -654,8 +654,14 @@ def main_check(args: argparse.Namespace) -> int:
         f"({res['process_cpu_s']:.2f} s of CPU; {res['in_process_s']:.2f} s in process); "
         f"target under {res['target_s']:.0f} s; load average {res['load_average']}"
     )
-    path = args.json.with_name("bench-check.json") if args.json.name == "bench.json" else args.json
-    path.write_text(json.dumps(res, indent=2))
+    # kept under "check" in the same JSON as the other sections (the others are left as they are)
+    try:
+        data = json.loads(args.json.read_text()) if args.json.exists() else {}
+    except ValueError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    data["check"] = res
+    args.json.write_text(json.dumps(data, indent=2))
     return 0 if res["process_s"] < res["target_s"] else 1
 
 

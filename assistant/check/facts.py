@@ -370,65 +370,91 @@ class _Collector:
         if mentions_tpu(name):
             self.facts.tpu_evidence.append((line, name))
 
-    def expr(self, root: ast.expr, scope: Scope, loops: Loops) -> None:
+    def expr(self, root: ast.expr, scope: Scope, loops: Loops, in_lambda: bool = False) -> None:
+        """Every node of one expression, with an explicit stack (types compared by identity:
+        this loop sees every expression node of the file)."""
         f = self.facts
-        stack: list[tuple[ast.AST, Scope, bool]] = [(root, scope, False)]
+        calls, by_scope = f.calls, f.calls_by_scope.setdefault(id(scope), [])
+        names, attrs = f.names_used, f.attrs_used
+        fields_of = _FIELDS_CACHE
+        stack: list[ast.AST | None] = [root]
+        pop, push, extend = stack.pop, stack.append, stack.extend
         while stack:
-            node, sc, in_lambda = stack.pop()
-            if isinstance(node, ast.Call):
+            node = pop()
+            if node is None:
+                continue
+            t = type(node)
+            if t is ast.Name:
+                name = node.id  # type: ignore[attr-defined]
+                names.add(name)
+                if "pu" in name or "PU" in name:
+                    self.evidence_name(name, node.lineno)  # type: ignore[attr-defined]
+                continue
+            if t is ast.Constant:
+                v = node.value  # type: ignore[attr-defined]
+                if type(v) is str and len(v) <= _MAX_INDEX_STRING:
+                    self.constant(v, node.lineno)  # type: ignore[attr-defined]
+                continue
+            if t is ast.Call:
+                assert isinstance(node, ast.Call)
                 func = node.func
-                if isinstance(func, ast.Attribute):
-                    attr = func.attr
-                elif isinstance(func, ast.Name):
-                    attr = func.id
+                ft = type(func)
+                if ft is ast.Attribute:
+                    attr = func.attr  # type: ignore[attr-defined]
+                elif ft is ast.Name:
+                    attr = func.id  # type: ignore[attr-defined]
                 else:
                     attr = ""
-                call = Call(node, f.dotted(func), attr, sc, loops, in_lambda)
-                f.calls.append(call)
-                f.calls_by_scope.setdefault(id(sc), []).append(call)
+                call = Call(node, f.dotted(func), attr, scope, loops, in_lambda)
+                calls.append(call)
+                by_scope.append(call)
                 for k in node.keywords:
-                    if k.arg:
+                    if k.arg and ("pu" in k.arg or "PU" in k.arg):
                         self.evidence_name(k.arg, node.lineno)
-            elif isinstance(node, ast.Name):
-                f.names_used.add(node.id)
-                self.evidence_name(node.id, node.lineno)
-                continue
-            elif isinstance(node, ast.Attribute):
-                f.attrs_used.add(node.attr)
-                self.evidence_name(node.attr, node.lineno)
-            elif isinstance(node, ast.Constant):
-                v = node.value
-                if isinstance(v, str) and len(v) <= _MAX_INDEX_STRING:
-                    if mentions_tpu(v) and not any(ch.isspace() for ch in v):  # "tpu", "--tpu"
-                        f.tpu_evidence.append((node.lineno, repr(v)))
-                    low = v.strip().lower()
-                    if low[:3] in ("v2-", "v3-") and low[3:].isdigit() and len(low) <= 8:
-                        f.accelerator_cores.add(int(low[3:]))
-                continue
-            elif isinstance(node, ast.Subscript):
-                f.subscripts.append(Subscript(node, sc, in_lambda))
-            elif isinstance(node, ast.Lambda):
-                inner = self.new_scope("lambda", "<lambda>", node, sc)
+            elif t is ast.Attribute:
+                name = node.attr  # type: ignore[attr-defined]
+                attrs.add(name)
+                if "pu" in name or "PU" in name:
+                    self.evidence_name(name, node.lineno)  # type: ignore[attr-defined]
+            elif t is ast.Subscript:
+                assert isinstance(node, ast.Subscript)
+                f.subscripts.append(Subscript(node, scope, in_lambda))
+            elif t is ast.Lambda:
+                assert isinstance(node, ast.Lambda)
+                inner = self.new_scope("lambda", "<lambda>", node, scope)
                 inner.params = _param_names(node.args)
                 for p in inner.params:
                     inner.assign(p, None)
-                for d in [*node.args.defaults, *(d for d in node.args.kw_defaults if d)]:
-                    stack.append((d, sc, in_lambda))
-                stack.append((node.body, inner, True))
+                extend(node.args.defaults)
+                extend(node.args.kw_defaults)
+                self.expr(node.body, inner, loops, in_lambda=True)
                 continue
-            elif isinstance(node, ast.NamedExpr):
-                sc.assign(node.target.id, node.value)
-            elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-                for gen in node.generators:
+            elif t is ast.NamedExpr:
+                assert isinstance(node, ast.NamedExpr)
+                scope.assign(node.target.id, node.value)
+            elif t in _COMPREHENSIONS:
+                for gen in node.generators:  # type: ignore[attr-defined]
                     for n in ast.walk(gen.target):
                         if isinstance(n, ast.Name):
-                            sc.assign(n.id, None)
-            for name in _fields(type(node)):
+                            scope.assign(n.id, None)
+            fields = fields_of.get(t)
+            if fields is None:
+                fields = _fields(t)
+            for name in fields:
                 child = getattr(node, name, None)
-                if isinstance(child, list):
-                    stack.extend((c, sc, in_lambda) for c in child if isinstance(c, ast.AST))
-                elif isinstance(child, ast.AST):
-                    stack.append((child, sc, in_lambda))
+                if type(child) is list:
+                    extend(child)
+                elif child is not None and not isinstance(child, (str, int, float, bytes)):
+                    push(child)
+
+    def constant(self, v: str, line: int) -> None:
+        if ("pu" in v or "PU" in v) and mentions_tpu(v) and not any(c.isspace() for c in v):
+            self.facts.tpu_evidence.append((line, repr(v)))  # "tpu", "--tpu", "TPU:0"
+        if v[:3] in ("v2-", "v3-") and v[3:].isdigit() and len(v) <= 8:
+            self.facts.accelerator_cores.add(int(v[3:]))
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 # Fields that hold sub-expressions, per node type: `ctx` (Load/Store) and operators are AST
@@ -458,16 +484,19 @@ def _position(c: Call) -> tuple[int, int]:
     return c.node.lineno, c.node.col_offset
 
 
-# What a function's source must name for its body to be walked at once: every name a rule
-# reads (frameworks, layers, dataset methods, batch, TPU…). A false hit costs only time.
+# What a function's source must name for its body to be walked at once: what the rules look for
+# in the code they read directly (frameworks, layers, dataset methods, batch, TPU, a training
+# step…). Helpers that name none of it (a metric logger, a learning-rate schedule) are walked
+# only if an analysis reaches them: a jit-compiled or TPU function that calls them. A false hit
+# costs only time.
 _RELEVANT = re.compile(
     "|".join(
         re.escape(w)
-        for w in """tf. tensorflow keras jax jnp flax torch xm. xla XLA tpu TPU batch BATCH Batch bs
-        BS Dense Conv Linear Sequential BatchNorm compile py_function numpy_function py_func
-        strings decode_ read_file parse_ map prefetch item print nonzero where argwhere unique
-        masked_select backward step DataLoader Lambda reduction Reduction TFRecord list_files
-        dataset Dataset ds PER per_ core CORE replica jit pmap strategy run loss""".split()
+        for w in """tf. tensorflow keras jax jnp flax torch xm. xla XLA tpu TPU batch BATCH Batch
+        Dense Conv Linear Sequential BatchNorm .compile( py_function numpy_function py_func
+        strings .map( prefetch backward optimizer_step .step( zero_grad DataLoader Lambda
+        reduction Reduction TFRecord list_files dataset Dataset PER_ per_ replica jit pmap
+        strategy experimental_run""".split()
     )
 )
 
