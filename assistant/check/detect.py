@@ -24,8 +24,9 @@ def looks_like_code(text: str) -> bool:
     if not s or len(s) > MAX_CODE_CHARS or any(m in text for m in _NOT_CODE):
         return False
     tree = _parse(text)
-    if tree is None:
-        return sum(1 for line in s.splitlines() if _CODE_LINE.match(line)) >= 2
+    if tree is None:  # code that does not parse still opens with imports and defs
+        head = s[:20_000].splitlines()[:200]
+        return sum(1 for line in head if _CODE_LINE.match(line)) >= 2
     body = tree.body
     if len(body) < 2 and not any(isinstance(b, (ast.FunctionDef, ast.ClassDef)) for b in body):
         return False
@@ -36,7 +37,10 @@ def looks_like_code(text: str) -> bool:
 
 
 def kind(text: str) -> str:
-    """ "output" (findings to open), "code" (to check) or "query" (to search)."""
+    """What to do with a message: "output" (findings to open), "code" (to check) or "query"
+    (to search). Costs nothing on a huge paste (a 10 MB log goes straight to the search)."""
+    if len(text) > MAX_CODE_CHARS:
+        return "query"
     if looks_like_output(text):
         return "output"
     if looks_like_code(text):
@@ -45,7 +49,8 @@ def kind(text: str) -> str:
 
 
 def _parse(text: str) -> ast.Module | None:
-    for candidate in (text, textwrap.dedent(text)):
+    indented = text.lstrip("\n")[:1] in (" ", "\t")  # pasted from inside a block
+    for candidate in (text, textwrap.dedent(text)) if indented else (text,):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -74,6 +74,9 @@ def looks_like_output(text: str) -> bool:
         return False
     if s.startswith("[") and parse_output(s):
         return True
+    head = s[:4096].split("\n", 1)[0].strip()
+    if not (LINE.match(head) or _AROUND.match(head)):
+        return False  # the usual case, decided on the first line
     hits = 0
     for line in s.splitlines():
         line = line.strip()
