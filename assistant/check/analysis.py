@@ -326,8 +326,10 @@ class Analysis:
                     per_core = self.f.torch_xla
             if arg is None:
                 continue
-            if isinstance(arg, ast.Name) and arg.id in defined:
-                continue  # reported where the constant is defined
+            if (isinstance(arg, ast.Name) and arg.id in defined) or (
+                isinstance(arg, ast.Attribute) and f"--{arg.attr}" in defined
+            ):
+                continue  # reported where the constant or the flag is defined
             v = consts.integer(arg, c.scope)
             if v is None or v <= 0:
                 continue
@@ -346,6 +348,11 @@ class Analysis:
                 if len(exprs) != len(assigned) or not exprs:
                     continue
                 yield s, name, exprs[0]
+        module = self.f.module
+        for dest, defaults in module.cli_defaults.items():
+            if is_batch_name(dest) and len(defaults) == 1 and dest not in module.assigned_attrs:
+                expr, scope = defaults[0]
+                yield scope, f"--{dest}", expr
 
     def _dataloader_batch_names(self) -> set[str]:
         names: set[str] = set()
@@ -354,6 +361,8 @@ class Analysis:
             arg = k.value if k is not None else (c.node.args[1] if len(c.node.args) > 1 else None)
             if isinstance(arg, ast.Name):
                 names.add(arg.id)
+            elif isinstance(arg, ast.Attribute):
+                names.add(f"--{arg.attr}")
         return names
 
     def distinct(self, per_core: bool) -> int | None:

@@ -52,6 +52,8 @@ def value(expr: ast.expr | None, scope: Scope, depth: int = 0) -> Value | None:
             return None
         (only,) = values
         return only
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return _flag_default(expr, scope, depth)
     if isinstance(expr, ast.UnaryOp):
         v = value(expr.operand, scope, depth + 1)
         if isinstance(expr.op, ast.Not):
@@ -93,6 +95,48 @@ def value(expr: ast.expr | None, scope: Scope, depth: int = 0) -> Value | None:
             assert isinstance(v, (int, float))
             return int(v)
     return None
+
+
+# Names that hold parsed command-line flags when they are a function's parameter (`def main(args)`)
+_FLAG_HOLDERS = frozenset({"args", "flags", "FLAGS", "opts", "opt", "options", "hparams"})
+
+
+def _flag_default(expr: ast.Attribute, scope: Scope, depth: int) -> Value | None:
+    """`args.batch_size` / `FLAGS.batch_size`: the flag's default, when `args` holds what
+    `parse_args()` returned (or is absl's `FLAGS`, or a parameter named like it)."""
+    assert isinstance(expr.value, ast.Name)
+    holder = expr.value.id
+    module = list(scope.chain())[-1]
+    defaults = module.cli_defaults.get(expr.attr)
+    if not defaults or expr.attr in module.assigned_attrs:
+        return None  # no such flag, or the script sets it itself (`args.batch_size = …`)
+    found = lookup(holder, scope)
+    if found is None:
+        parsed = holder == "FLAGS"
+    else:
+        where, assigned = found
+        parsed = any(_is_parse_result(e) for e in assigned) or (
+            holder in where.params and holder in _FLAG_HOLDERS
+        )
+    if not parsed:
+        return None
+    values = {value(e, s, depth + 1) for e, s in defaults}
+    if len(values) != 1:
+        return None
+    (only,) = values
+    return only
+
+
+def _is_parse_result(e: ast.expr | None) -> bool:
+    if isinstance(e, ast.Subscript):  # parser.parse_known_args()[0]
+        e = e.value
+    if isinstance(e, ast.Attribute) and e.attr == "FLAGS":  # absl: FLAGS = flags.FLAGS
+        return True
+    return (
+        isinstance(e, ast.Call)
+        and isinstance(e.func, ast.Attribute)
+        and e.func.attr in ("parse_args", "parse_known_args", "parse_intermixed_args")
+    )
 
 
 def _number(v: Value | None) -> bool:

@@ -46,6 +46,10 @@ class Scope:
     decorators: list[ast.expr] = field(default_factory=list)
     children: list[Scope] = field(default_factory=list)
     pending: list[ast.stmt] | None = None  # a body not walked yet (see `Facts.expand`)
+    # the module's command-line flags: dest -> default expressions (argparse `add_argument`,
+    # absl `flags.DEFINE_*`), so `args.batch_size` has the value the script runs with by default
+    cli_defaults: dict[str, list[tuple[ast.expr, Scope]]] = field(default_factory=dict)
+    assigned_attrs: set[str] = field(default_factory=set)  # `x.name = …` anywhere: name
 
     def assign(self, name: str, value: ast.expr | None) -> None:
         self.assigns.setdefault(name, []).append(value)
@@ -334,6 +338,8 @@ class _Collector:
         elif isinstance(target, ast.Starred):
             self.target(target.value, None, scope, loops)
         else:  # attribute or subscript: its parts are read
+            if isinstance(target, ast.Attribute):
+                self.facts.module.assigned_attrs.add(target.attr)
             self.expr(target, scope, loops)
 
     def imports(self, st: ast.Import | ast.ImportFrom, scope: Scope) -> None:
@@ -408,6 +414,8 @@ class _Collector:
                 call = Call(node, f.dotted(func), attr, scope, loops, in_lambda)
                 calls.append(call)
                 by_scope.append(call)
+                if attr == "add_argument" or attr.startswith("DEFINE_"):
+                    self.cli_flag(node, attr, scope)
                 for k in node.keywords:
                     if k.arg and ("pu" in k.arg or "PU" in k.arg):
                         self.evidence_name(k.arg, node.lineno)
@@ -446,6 +454,35 @@ class _Collector:
                     extend(child)
                 elif child is not None and not isinstance(child, (str, int, float, bytes)):
                     push(child)
+
+    def cli_flag(self, node: ast.Call, attr: str, scope: Scope) -> None:
+        """`parser.add_argument("--batch-size", type=int, default=100)` or
+        `flags.DEFINE_integer("batch_size", 100, "…")`: remember the default under its dest."""
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        names = [
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        default: ast.expr | None = kw.get("default")
+        if attr == "add_argument":
+            longs = [n for n in names if n.startswith("--")]
+            dest_node = kw.get("dest")
+            if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+                dest = dest_node.value
+            elif longs:
+                dest = longs[0][2:].replace("-", "_")
+            elif names and not names[0].startswith("-"):
+                dest = names[0]
+            else:
+                return
+        else:
+            name_node = node.args[0] if node.args else kw.get("name")
+            if not (isinstance(name_node, ast.Constant) and isinstance(name_node.value, str)):
+                return
+            dest = name_node.value
+            if default is None and len(node.args) > 1:
+                default = node.args[1]
+        if default is not None and dest.isidentifier():
+            self.facts.module.cli_defaults.setdefault(dest, []).append((default, scope))
 
     def constant(self, v: str, line: int) -> None:
         if ("pu" in v or "PU" in v) and mentions_tpu(v) and not any(c.isspace() for c in v):
