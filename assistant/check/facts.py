@@ -167,6 +167,17 @@ class Facts:
         self._collector.block(body, scope, ())
         self.calls.sort(key=_position)
 
+    def release(self) -> None:
+        """Break the reference cycles (scope <-> parent, facts <-> collector) so that the tree
+        and everything found in it are freed at once, without the cyclic collector."""
+        stack = [self.module]
+        while stack:
+            s = stack.pop()
+            stack.extend(s.children)
+            s.children = []
+            s.parent = None
+        self._collector = None
+
     def calls_in(self, scope: Scope) -> list[Call]:
         self.expand(scope)
         return self.calls_by_scope.get(id(scope), [])

@@ -56,32 +56,43 @@ def check_source(
     """Findings for one module's source, sorted by position."""
     text = decode(source) if isinstance(source, bytes) else source
     selection = selection or Selection()
+    # The cyclic garbage collector is paused for the whole file: a syntax tree holds no cycles,
+    # and the collector, set off again and again by its thousands of new nodes, would only
+    # cost time. The few cycles the facts make (scopes and their parents) are broken by hand
+    # at the end, so everything is freed by reference counting as soon as the file is done.
     collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _check(source, text, path, selection)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check(source: str | bytes, text: str, path: str, selection: Selection) -> list[Finding]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes: not ours to report
-            # A syntax tree holds no reference cycles: the cyclic collector, set off again and
-            # again by its thousands of new nodes, would only cost time (a quarter of the parse).
-            gc.disable()
             tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
         return [_syntax_finding(path, exc)]
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         error = f"{type(exc).__name__}: {exc}"
         return [Finding(path, 1, 1, "TPU001", None, args={"error": error})]
+    facts = collect(tree, text)
+    try:
+        ctx = Context(facts, RULES)
+        directives = noqa.directives(text)
+        found: dict[tuple[int, int, str], Finding] = {}
+        for rule_check in CHECKS:
+            for f in rule_check(ctx):
+                if not selection.allows(f.code) or noqa.silenced(directives.get(f.line), f.code):
+                    continue
+                f.path = path
+                found.setdefault((f.line, f.col, f.code), f)
+        return sorted(found.values(), key=lambda f: f.sort_key)
     finally:
-        if collecting:
-            gc.enable()
-    ctx = Context(collect(tree, text), RULES)
-    directives = noqa.directives(text)
-    found: dict[tuple[int, int, str], Finding] = {}
-    for rule_check in CHECKS:
-        for f in rule_check(ctx):
-            if not selection.allows(f.code) or noqa.silenced(directives.get(f.line), f.code):
-                continue
-            f.path = path
-            found.setdefault((f.line, f.col, f.code), f)
-    return sorted(found.values(), key=lambda f: f.sort_key)
+        facts.release()
 
 
 def _syntax_finding(path: str, exc: SyntaxError) -> Finding:
