@@ -268,6 +268,7 @@ def cmd_check(args) -> int:
     if args.rules:
         for rule in RULES.values():
             print(f"{rule.code}  {rule.entry or '-':22} {rule.summary(lang)}")
+            print(f"{'':30}{rule.rationale(lang)}")
         return EXIT_OK
     if not args.paths:
         raise UsageError("give files or directories to check, or - for standard input")

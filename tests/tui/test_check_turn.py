@@ -98,6 +98,7 @@ async def test_pasted_code_becomes_findings_and_opens_a_prefilled_walk(fast_engi
         assert "batch = 1024 › feature-big-batch = 200" in shown
         assert screen.query_one(CheckAnswerView).display
         assert "TPU301 12:26" in shown and "feature_dim=200" in shown
+        assert "laid out in 128-wide tiles" in shown  # the rule's rationale
         # F3 goes back through the prefilled answers like any walk
         await pilot.press("f3")
         await settle(pilot)

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...check import Finding, check_source
+from ...check import RULES, Finding, check_source
 from ...check import detect as check_detect
 from ...check import report as check_report
 from ...check.prefill import start_walk
@@ -121,6 +121,8 @@ class CheckAnswerView(AnswerView):
         head.append(f"  [{entry.id}]", "dim")
         yield Static(head, classes="title")
         why = Text(f"• {f.code} {f.line}:{f.col}: {f.message(self.lang)}")
+        if f.code in RULES:
+            why.append(f"\n  {RULES[f.code].rationale(self.lang)}")
         yield Static(why, classes="why")
         yield from self._values()
 
