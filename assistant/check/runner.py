@@ -112,8 +112,9 @@ def iter_files(paths: Iterable[Path]) -> Iterator[Path]:
                     d for d in dirs if d not in EXCLUDED_DIRS and not d.startswith(".")
                 )
                 for name in sorted(files):
-                    if name.endswith(".py"):
-                        yield Path(root, name)
+                    path = Path(root, name)
+                    if name.endswith(".py") and path.is_file():  # not a pipe or a socket
+                        yield path
         else:
             yield p
 
