@@ -9,7 +9,9 @@ module fails this test until someone decides where it belongs):
   0 base       paths (where things live), fsutil (durable file writes), strings (the catalogue
                of user-facing strings, both languages): no domain knowledge
   1 text       text/* (normalize, parse, tokens, markdown, ids), placeholders (what a value may
-               hold: the parser validates the values it extracts), redact (text -> text)
+               hold: the parser validates the values it extracts), redact (text -> text),
+               check/* (`tpu-assist check`: rules over a script's syntax tree; findings name
+               entries by id only)
   2 kb         kb/* (schema, loader, linter, RE2 pattern compilation), advice (the registry of
                advisors a tree may name: the linter checks names and outputs against it),
                tpu_generations (what each TPU generation and accelerator type has: the
@@ -19,7 +21,8 @@ module fails this test until someone decides where it belongs):
   4 engine     engine, decide, evaluation (scores an engine's answers), answer (result types),
                explain (why an entry was ranked, in words)
   5 walk       walk, render (fix steps), history (saved sessions), export (a session as Markdown),
-               calibrate (fitting the parameters with the engine)
+               calibrate (fitting the parameters with the engine), check/prefill (a walk
+               started pre-answered from a finding's values)
   6 ui         cli/*, tui/*, __main__
 """
 
@@ -47,6 +50,7 @@ LAYERS: dict[str, int] = {
     "assistant.text.": TEXT,
     "assistant.placeholders": TEXT,
     "assistant.redact": TEXT,
+    "assistant.check.": TEXT,
     "assistant.kb.": KB,
     "assistant.advice": KB,
     "assistant.tpu_generations": KB,
@@ -64,6 +68,7 @@ LAYERS: dict[str, int] = {
     "assistant.export": WALK,
     "assistant.calibrate": WALK,
     "assistant.calibrate.": WALK,
+    "assistant.check.prefill": WALK,
     "assistant.cli.": UI,
     "assistant.tui.": UI,
     "assistant.__main__": UI,

@@ -1,4 +1,4 @@
-"""`tpu-assist`: the TUI when run bare, and a scriptable CLI (`ask`, `walk`, `kb …`).
+"""`tpu-assist`: the TUI when run bare, and a scriptable CLI (`ask`, `walk`, `check`, `kb …`).
 
 Exit codes: 0 for an answer (including an honest "no confident match"), 2 for a usage or
 validation error, 1 for an unexpected failure (reported in one line, never a traceback unless
@@ -83,6 +83,34 @@ def _parser() -> argparse.ArgumentParser:
     walk.add_argument("--json", action="store_true", help="print one JSON object")
     walk.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
     walk.add_argument("--kb", action="append", type=Path, default=argparse.SUPPRESS, metavar="DIR")
+
+    # -- check (issue 14) ----------------------------------------------------------------------
+    chk = sub.add_parser(
+        "check",
+        help="find the Cloud TPU guide's problems in training scripts (never runs them)",
+        description="Check Python training scripts for the Cloud TPU guide's problems: "
+        "findings as path:line:col: CODE message [entry]. Exit 1 with findings, 0 when clean, "
+        "2 on a usage error.",
+    )
+    chk.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or directories of .py; '-' reads stdin"
+    )
+    chk.add_argument("--json", action="store_true", help="print a JSON list of findings")
+    chk.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="only these codes or prefixes, comma-separated (e.g. TPU1,TPU401)",
+    )
+    chk.add_argument(
+        "--ignore", action="append", default=[], metavar="CODES", help="skip these codes/prefixes"
+    )
+    chk.add_argument(
+        "--walk", action="store_true", help="under each finding, the walk command for its fix"
+    )
+    chk.add_argument("--rules", action="store_true", help="list the rules and exit")
+    chk.add_argument("--lang", choices=["en", "pt"], default=argparse.SUPPRESS)
 
     hist = sub.add_parser("history", help="saved sessions of the interactive assistant")
     hsub = hist.add_subparsers(dest="history_command", metavar="ACTION")
@@ -196,9 +224,10 @@ def cmd_ask(args) -> int:
 
 
 def cmd_walk(args) -> int:
+    from ..check.prefill import start_walk
     from ..kb import load_knowledge
     from ..placeholders import PlaceholderError, validate_value
-    from ..walk import WalkError, walk
+    from ..walk import WalkError
     from . import output
 
     kb = load_knowledge(user_dirs=_user_dirs(args))
@@ -208,7 +237,8 @@ def cmd_walk(args) -> int:
     lang = _lang(args) or "en"
     try:
         overrides = {k: validate_value(k, v) for k, v in _kv(args.set, "--set").items()}
-        result = walk(entry, _kv(args.answer, "--answer"), overrides=overrides)
+        # a --set of a number question's variable also answers it (`--set feature_dim=200`)
+        result = start_walk(entry, _kv(args.answer, "--answer"), overrides=overrides)
         data = result.to_dict(lang)
     except (WalkError, PlaceholderError) as exc:
         raise UsageError(str(exc)) from None
@@ -217,6 +247,54 @@ def cmd_walk(args) -> int:
     else:
         print(output.walk_text(data, lang))
     return EXIT_OK
+
+
+# -- check (issue 14) --------------------------------------------------------------------------
+
+
+def cmd_check(args) -> int:
+    from ..check import (
+        RULES,
+        Report,
+        Selection,
+        SelectionError,
+        check_file,
+        check_source,
+        iter_files,
+    )
+    from ..check import report as creport
+
+    lang = _lang(args) or "en"
+    if args.rules:
+        for rule in RULES.values():
+            print(f"{rule.code}  {rule.entry or '-':22} {rule.summary(lang)}")
+            print(f"{'':30}{rule.rationale(lang)}")
+        return EXIT_OK
+    if not args.paths:
+        raise UsageError("give files or directories to check, or - for standard input")
+    try:
+        selection = Selection.parse(args.select, args.ignore, RULES)
+    except SelectionError as exc:
+        raise UsageError(f"--select/--ignore: {exc}") from None
+    for p in args.paths:
+        if p != "-" and not Path(p).exists():
+            raise UsageError(f"{p}: no such file or directory")
+    report = Report()
+    for p in args.paths:
+        if p == "-":
+            report.extend(Report(check_source(sys.stdin.buffer.read(), "-", selection), 1))
+        else:
+            for f in iter_files([Path(p)]):
+                report.extend(check_file(f, selection))
+    if args.json:
+        print(creport.as_json(report.findings, lang))
+    else:
+        for finding in report.findings:
+            print(creport.text_line(finding, lang))
+            if args.walk and (command := finding.walk_command()):
+                print(f"    {command}")
+        print(creport.summary(report.findings, report.files, lang))
+    return EXIT_FAIL if report.findings else EXIT_OK
 
 
 def cmd_kb(args) -> int:
@@ -332,9 +410,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             return _run_tui(args, parser)
-        handler = {"ask": cmd_ask, "walk": cmd_walk, "kb": cmd_kb, "history": cmd_history}[
-            args.command
-        ]
+        handler = {
+            "ask": cmd_ask,
+            "walk": cmd_walk,
+            "kb": cmd_kb,
+            "history": cmd_history,
+            "check": cmd_check,
+        }[args.command]
         return handler(args)
     except UsageError as exc:
         print(f"tpu-assist: error: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ from ...walk import WalkError
 from ..i18n import STRINGS, t
 from ..state import TurnState
 from ..widgets.answer import AnswerView, CandidateLink
+from ..widgets.findings import CheckTurns  # issue 14: pasted code becomes a findings turn
 from ..widgets.message import UserMessage
 from ..widgets.prompt import PromptInput
 from ..widgets.walkview import ChoiceList, CommandBlock, TypeAhead, WalkView
@@ -59,7 +60,7 @@ def relabel(node, lang: str) -> None:
         ]
 
 
-class MainScreen(SessionActions, Screen):
+class MainScreen(SessionActions, CheckTurns, Screen):
     BINDINGS = [
         Binding("f3", "back", "Back"),
         Binding("f4", "restart", "Restart"),
@@ -310,6 +311,10 @@ class MainScreen(SessionActions, Screen):
             if raw is not None:
                 await self.apply_answer(raw)
                 return
+        # -- issue 14: Python code or `tpu-assist check` output opens a findings turn --------
+        if await self.check_turn(text):
+            return
+        # -- end of issue 14 -------------------------------------------------------------------
         await self.new_query(text)
 
     async def on_choice_list_answered(self, message: ChoiceList.Answered) -> None:

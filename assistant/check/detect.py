@@ -1,0 +1,60 @@
+"""Is a pasted text Python code (to check) or `tpu-assist check` output (to open), rather than
+an error, a log or a question (to search)? Used by the TUI to route a message; conservative: a
+traceback, a log or a sentence is never taken for code."""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+import warnings
+
+from .report import looks_like_output
+
+MAX_CODE_CHARS = 2_000_000
+_CODE_LINE = re.compile(r"^\s*(import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+)")
+_NOT_CODE = ("Traceback (most recent call last)", "\nTraceback ")
+
+
+def looks_like_code(text: str) -> bool:
+    """Python a person pasted to check: it parses (or has several import/def/class lines and
+    would be reported as not parsing), holds more than one statement, and imports, defines
+    or builds something — a lone expression or `Error: message` line is not code."""
+    s = text.strip()
+    if not s or len(s) > MAX_CODE_CHARS or any(m in text for m in _NOT_CODE):
+        return False
+    tree = _parse(text)
+    if tree is None:  # code that does not parse still opens with imports and defs
+        head = s[:20_000].splitlines()[:200]
+        return sum(1 for line in head if _CODE_LINE.match(line)) >= 2
+    body = tree.body
+    if len(body) < 2 and not any(isinstance(b, (ast.FunctionDef, ast.ClassDef)) for b in body):
+        return False
+    return any(
+        isinstance(b, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.With))
+        for b in body
+    )
+
+
+def kind(text: str) -> str:
+    """What to do with a message: "output" (findings to open), "code" (to check) or "query"
+    (to search). Costs nothing on a huge paste (a 10 MB log goes straight to the search)."""
+    if len(text) > MAX_CODE_CHARS:
+        return "query"
+    if looks_like_output(text):
+        return "output"
+    if looks_like_code(text):
+        return "code"
+    return "query"
+
+
+def _parse(text: str) -> ast.Module | None:
+    indented = text.lstrip("\n")[:1] in (" ", "\t")  # pasted from inside a block
+    for candidate in (text, textwrap.dedent(text)) if indented else (text,):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return ast.parse(candidate)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None

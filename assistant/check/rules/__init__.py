@@ -1,0 +1,17 @@
+"""The rules, one module per family. Each module declares its `RULES` and a `check(ctx)` that
+yields findings; `ALL` and `CHECKS` gather them in code order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..model import Finding, Rule
+from . import accuracy, batch, dynamic_shape, input_pipeline, layers, loop, ops, syntax
+from .base import Context
+
+_MODULES = [syntax, dynamic_shape, batch, layers, loop, ops, input_pipeline, accuracy]
+
+ALL: dict[str, Rule] = {r.code: r for m in _MODULES for r in m.RULES}
+CHECKS: list[Callable[[Context], Iterable[Finding]]] = [m.check for m in _MODULES[1:]]
+
+__all__ = ["ALL", "CHECKS", "Context"]

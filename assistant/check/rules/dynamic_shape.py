@@ -1,0 +1,155 @@
+"""TPU1xx — dynamic shapes (entry `dynamic-shape`): XLA compiles for fixed shapes, so a last
+partial batch, a data-dependent op inside `jit`, or a host round trip in a PyTorch/XLA training
+loop recompiles or fails."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .. import consts
+from ..analysis import JAX_DYNAMIC
+from ..facts import Scope
+from ..model import Finding, Rule
+from .base import Context
+
+ENTRY = "dynamic-shape"
+RULES = [
+    Rule("TPU101", ENTRY, "batch-without-drop-remainder", tpu_only=True),
+    Rule("TPU102", ENTRY, "jax-dynamic-shape-op", tpu_only=False),
+    Rule("TPU103", ENTRY, "jax-boolean-mask", tpu_only=False),
+    Rule("TPU104", ENTRY, "xla-item-in-loop", tpu_only=True),
+    Rule("TPU105", ENTRY, "xla-print-tensor-in-loop", tpu_only=True),
+    Rule("TPU106", ENTRY, "xla-nonzero-in-loop", tpu_only=True),
+]
+
+_DROP_POSITION = {"batch": 1, "padded_batch": 3}
+_MASK_CALLS = frozenset(
+    "isnan isinf isfinite logical_and logical_or logical_not logical_xor greater less equal "
+    "not_equal greater_equal less_equal".split()
+)
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    yield from _drop_remainder(ctx)
+    yield from _jax(ctx)
+    yield from _torch_xla(ctx)
+
+
+def _drop_remainder(ctx: Context) -> Iterator[Finding]:
+    an = ctx.an
+    if not an.tf_tpu:
+        return
+    for c in an.dataset_calls("batch", "padded_batch"):
+        kw = c.kw("drop_remainder")
+        pos = _DROP_POSITION[c.attr]
+        if kw is not None:
+            drop = consts.truth(kw.value, c.scope)
+            if drop is None or drop:
+                continue  # True, or a value only the run knows
+        elif len(c.node.args) > pos:
+            drop = consts.truth(c.node.args[pos], c.scope)
+            if drop is None or drop:
+                continue
+        elif c.has_star_kwargs or any(isinstance(a, ast.Starred) for a in c.node.args):
+            continue
+        line, col = c.position()
+        yield ctx.finding("TPU101", line, col, args={"call": c.attr}, answers={"source": "batch"})
+
+
+def _jax(ctx: Context) -> Iterator[Finding]:
+    an, f = ctx.an, ctx.facts
+    jit = an.jit_scopes
+    if not jit:
+        return
+    for c in f.calls:
+        if c.attr not in JAX_DYNAMIC and c.attr != "where":
+            continue
+        d = c.dotted or ""
+        if not d.startswith("jax.numpy.") or not an.inside(c.scope, jit):
+            continue
+        if c.kw("size") is not None or c.has_star_kwargs:
+            continue
+        if c.attr == "where" and (len(c.node.args) != 1 or c.kw("x") or c.kw("y")):
+            continue  # the three-argument where keeps the shape
+        line, col = c.position()
+        yield ctx.finding(
+            "TPU102", line, col, args={"fn": f"jnp.{c.attr}"}, answers={"source": "op"}
+        )
+    for sub in f.subscripts:
+        node = sub.node
+        if not isinstance(node.ctx, ast.Load) or not an.inside(sub.scope, jit):
+            continue
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "at":
+            continue  # x.at[...] updates: not a boolean gather
+        if _is_mask(node.slice, sub.scope, ctx):
+            yield ctx.finding(
+                "TPU103",
+                node.slice.lineno,
+                node.slice.col_offset + 1,
+                answers={"source": "op"},
+            )
+
+
+def _is_mask(expr: ast.expr, scope: Scope, ctx: Context, depth: int = 0) -> bool:
+    if depth > 6:
+        return False
+    if isinstance(expr, ast.Compare):
+        return True
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+        return _is_mask(expr.operand, scope, ctx, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr)):
+        return _is_mask(expr.left, scope, ctx, depth + 1) or _is_mask(
+            expr.right, scope, ctx, depth + 1
+        )
+    if isinstance(expr, ast.Call):
+        d = ctx.facts.dotted(expr.func) or ""
+        return d.startswith("jax.numpy.") and d.rsplit(".", 1)[-1] in _MASK_CALLS
+    if isinstance(expr, ast.Name):
+        found = consts.lookup(expr.id, scope)
+        if found is None:
+            return False
+        where, assigned = found
+        return bool(assigned) and all(
+            e is not None and _is_mask(e, where, ctx, depth + 1) for e in assigned
+        )
+    return False
+
+
+def _torch_xla(ctx: Context) -> Iterator[Finding]:
+    an, f = ctx.an, ctx.facts
+    if not an.training_loops:
+        return
+    tensors: dict[int, set[str]] = {}
+    for c in f.calls:
+        if not an.in_training_loop(c):
+            continue
+        line, col = c.position()
+        d = c.dotted or ""
+        if c.attr == "item" and not c.node.args and isinstance(c.node.func, ast.Attribute):
+            yield ctx.finding("TPU104", line, col)
+        elif c.attr in ("print", "master_print") and (c.attr == "print" or "xla" in d):
+            loop = next(lp for lp in reversed(c.loops) if id(lp) in an.training_loops)
+            names = tensors.setdefault(id(loop), an.tensor_names(loop, c.scope))
+            shown = _printed_tensor(c.node, names)
+            if shown:
+                yield ctx.finding("TPU105", line, col, args={"name": shown})
+        elif (c.attr == "nonzero" and isinstance(c.node.func, ast.Attribute)) or (
+            d.startswith("torch.")
+            and (
+                c.attr in ("argwhere", "masked_select")
+                or (c.attr == "where" and len(c.node.args) == 1)
+            )
+        ):
+            yield ctx.finding("TPU106", line, col, args={"fn": c.attr}, answers={"source": "op"})
+
+
+def _printed_tensor(call: ast.Call, names: set[str]) -> str | None:
+    for arg in call.args:
+        parts = [arg]
+        if isinstance(arg, ast.JoinedStr):
+            parts = [v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
+        for p in parts:
+            if isinstance(p, ast.Name) and p.id in names:
+                return p.id
+    return None

@@ -1,0 +1,170 @@
+"""The pieces: constants, noqa, selection, detection of pasted code, reading output back, and
+never raising on arbitrary text."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assistant.check import (
+    RULES,
+    Selection,
+    SelectionError,
+    check_source,
+    consts,
+    detect,
+    noqa,
+    report,
+)
+from assistant.check.facts import collect, mentions_tpu
+
+
+def _value(src: str, name: str = "X"):
+    facts = collect(ast.parse(src))
+    return consts.value(ast.Name(id=name), facts.module)
+
+
+@pytest.mark.parametrize(
+    ("src", "want"),
+    [
+        ("X = 100", 100),
+        ("PER = 12\nX = PER * 8", 96),
+        ("G = 1024\nX = G // 8", 128),
+        ("X = int(2 ** 7)", 128),
+        ("X = -(-64)", 64),
+        ("D = True\nX = D", True),
+        ("X = 1\nX = 2", None),  # assigned twice: unknown
+        ("X = 1\nX = 1", 1),  # twice, the same
+        ("X, Y = 3, 4", 3),
+        ("X = f()", None),
+        ("X = Y", None),
+        ("X = 10 ** 100", None),  # absurd: refused
+        ("X = 1 / 0", None),
+        ("A = B\nB = A\nX = A", None),  # a cycle ends
+    ],
+)
+def test_constants(src, want):
+    assert _value(src) == want
+
+
+def test_function_scope_shadows_module_and_parameters_are_unknown():
+    src = "B = 64\ndef f(n):\n    B = 100\n    return n\n"
+    facts = collect(ast.parse(src))
+    (f,) = facts.functions["f"]
+    assert consts.value(ast.Name(id="B"), f) == 100
+    assert consts.value(ast.Name(id="n"), f) is None
+    assert consts.value(ast.Name(id="B"), facts.module) == 64
+
+
+@pytest.mark.parametrize(
+    ("name", "want"),
+    [
+        ("TPUStrategy", True),
+        ("use_tpu", True),
+        ("tpu", True),
+        ("--tpu", True),
+        ("output", False),
+        ("inputs", False),
+        ("compute", False),
+        ("GPU", False),
+    ],
+)
+def test_tpu_words(name, want):
+    assert mentions_tpu(name) is want
+
+
+def test_noqa_directives():
+    text = "a = 1  # noqa\nb = 2  # noqa: TPU101, TPU2\nc = 3  # NOQA:tpu301\nd = 4 # no qa\n"
+    d = noqa.directives(text)
+    assert d[1] is noqa.ALL and d[2] == {"TPU101", "TPU2"} and d[3] == {"TPU301"} and 4 not in d
+    assert noqa.silenced(d[2], "TPU202") and noqa.silenced(d[2], "TPU101")
+    assert not noqa.silenced(d[2], "TPU301") and not noqa.silenced(None, "TPU101")
+
+
+def test_selection_like_ruff():
+    known = list(RULES)
+    s = Selection.parse(["TPU1,TPU401"], ["TPU10"], known)
+    assert s.allows("TPU401") and not s.allows("TPU101") and not s.allows("TPU202")
+    assert Selection.parse(None, None, known).allows("TPU702")
+    assert Selection.parse(["ALL"], ["TPU6"], known).allows("TPU501")
+    assert not Selection.parse(["ALL"], ["TPU6"], known).allows("TPU601")
+    with pytest.raises(SelectionError):
+        Selection.parse(["TPX"], None, known)
+
+
+def test_syntax_errors_are_findings_never_exceptions():
+    (f,) = check_source("def f(:\n", "x.py")
+    assert (f.line, f.code, f.entry) == (1, "TPU001", None) and "does not parse" in f.message()
+    (g,) = check_source(b"\x00", "nul.py")
+    assert g.code == "TPU001"
+    (h,) = check_source("x = " + "(" * 3000 + ")" * 3000, "deep.py")
+    assert h.code == "TPU001"
+
+
+def test_a_file_that_cannot_be_read_is_a_finding(tmp_path):
+    from assistant.check import check_file
+
+    d = tmp_path / "dir.py"
+    d.mkdir()
+    (f,) = check_file(d).findings
+    assert f.code == "TPU002" and "cannot be read" in f.message()
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("import tensorflow as tf\nds = tf.data.Dataset.range(8).batch(3)\n", "code"),
+        ("def f(x):\n    return x\n", "code"),
+        ("  import jax\n  x = 1\n", "code"),  # pasted with its indentation
+        ("import torch\nimport torch_xla\ndef broken(:\n", "code"),  # reported as TPU001
+        ("ResourceExhaustedError: Ran out of memory in memory space hbm", "query"),
+        ("model.fit(ds, epochs=10)", "query"),
+        ("my training is slow on the TPU, why?", "query"),
+        ('Traceback (most recent call last):\n  File "t.py", line 3\nimport x\n', "query"),
+        ("a.py:3:9: TPU202 batch 100 [tensor-padding]\nFound 1 problem(s) in 1 file(s).", "output"),
+        (
+            '[{"path": "a.py", "line": 1, "col": 1, "code": "TPU101", "entry": "dynamic-shape"}]',
+            "output",
+        ),
+        ("", "query"),
+    ],
+)
+def test_detect_what_was_pasted(text, kind):
+    assert detect.kind(text) == kind
+
+
+def test_output_reads_back():
+    src = "import tensorflow as tf\nstrategy = tf.distribute.TPUStrategy(r)\nB = 100\n"
+    found = check_source(src, "t.py")
+    text = "\n".join(report.text_line(f) for f in found) + "\n" + report.summary(found, 1)
+    back = report.parse_output(text)
+    assert [(f.path, f.line, f.col, f.code, f.entry) for f in back] == [
+        (f.path, f.line, f.col, f.code, f.entry) for f in found
+    ]
+    again = report.parse_output(report.as_json(found))
+    assert [(f.values, f.answers) for f in again] == [(f.values, f.answers) for f in found]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400))
+def test_arbitrary_text_never_raises(text):
+    for f in check_source(text, "fuzz.py"):
+        assert f.line >= 1 and f.col >= 1 and f.message()
+
+
+PY_ATOMS = st.sampled_from(
+    "import tensorflow as tf\n|import torch_xla\n|import jax\n|B = 100\n|ds = ds.batch(B)\n|"
+    "for x in loader:\n    loss.backward()\n    print(x.item())\n|@jax.jit\ndef f(x):\n    "
+    "return x[x > 0]\n|strategy = tf.distribute.TPUStrategy(r)\n|model.compile(loss='x')\n|"
+    "layers.Dense(200)\n|def g(:\n|x = (\n|tf.strings.split(s)\n|strategy.run(g)\n".split("|")
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(PY_ATOMS, max_size=12))
+def test_arbitrary_scripts_never_raise(parts):
+    for f in check_source("".join(parts), "fuzz.py"):
+        assert f.code in RULES and f.message()
