@@ -81,25 +81,38 @@ def test_the_printed_walk_command_runs(capsys, finding):
 
 
 def test_set_of_a_number_variable_answers_its_question(capsys):
-    assert main(["walk", "tensor-padding", "--set", "feature_dim=200", "--json"]) == 0
+    tpu = ["-s", "accelerator_type=v3-8"]  # answers the generation question
+    assert main(["walk", "tensor-padding", *tpu, "--set", "feature_dim=200", "--json"]) == 0
     first = json.loads(capsys.readouterr().out)
-    assert first["node"] == "batch" and first["path"] == []  # the batch is still asked
-    assert (
-        main(["walk", "tensor-padding", "-s", "batch_size=64", "-s", "feature_dim=200", "--json"])
-        == 0
-    )
+    assert first["node"] == "batch" and first["path"] == [["generation", "v3"]]  # still asked
+    args = ["walk", "tensor-padding", *tpu, "-s", "batch_size=64", "-s", "feature_dim=200"]
+    assert main([*args, "--json"]) == 0
     fix = json.loads(capsys.readouterr().out)
-    assert fix["path"] == [["batch", "64"], ["feature", "200"]] and fix["node"] == "fix-feature"
-    assert any("200 is padded to 256" in a for a in fix["advice"])
+    assert fix["path"] == [["generation", "v3"], ["batch", "64"], ["feature", "200"]]
+    assert fix["node"] == "fix-feature"
+    assert any("200 is stored padded to 256" in a for a in fix["advice"])
     assert "unused_answers" not in fix
 
 
 def test_explicit_answer_wins_over_a_set_value(capsys):
     assert (
-        main(["walk", "tensor-padding", "-a", "batch=128", "-s", "batch_size=100", "--json"]) == 0
+        main(
+            [
+                "walk",
+                "tensor-padding",
+                "-a",
+                "generation=v3",
+                "-a",
+                "batch=128",
+                "-s",
+                "batch_size=100",
+                "--json",
+            ]
+        )
+        == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert data["path"][0] == ["batch", "128"]
+    assert dict(map(tuple, data["path"]))["batch"] == "128"
 
 
 def test_a_set_value_out_of_bounds_is_left_to_ask(kb):

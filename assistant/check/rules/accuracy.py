@@ -47,7 +47,7 @@ def _batch_norm(ctx: Context) -> Iterator[Finding]:
         line,
         col,
         args={"per_core": per_core},
-        values={"batch_size": global_batch, "per_core_batch": per_core},
+        values={"batch_size": global_batch, "per_device_batch": per_core},
         answers={"batchnorm": "yes"},
     )
 
