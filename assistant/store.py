@@ -90,12 +90,12 @@ class BuildReport:
 @dataclass
 class Index:
     path: Path
-    manifest: dict
+    manifest: dict[str, Any]
     chunks: list[Chunk]
     chunk_entry: np.ndarray  # chunk -> position in entry_ids
     entry_ids: list[str]
     lexical: BM25
-    _faiss: object = None
+    _faiss: Any = None
 
     @property
     def kb_hash(self) -> str:
@@ -108,7 +108,7 @@ class Index:
         return meta if isinstance(meta, dict) else None
 
     @property
-    def faiss_index(self):
+    def faiss_index(self) -> Any:
         """Read on first use: a search answered by signatures alone never imports faiss. The file
         was already verified against the manifest's sha256 when the index was loaded."""
         if self._faiss is None:
@@ -119,7 +119,7 @@ class Index:
         return self._faiss
 
     def vectors(self) -> np.ndarray:
-        return np.load(self.path / "vectors.npy", allow_pickle=False)
+        return np.asarray(np.load(self.path / "vectors.npy", allow_pickle=False))
 
 
 def _sha256(path: Path) -> str:
@@ -181,7 +181,7 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
     index = Index(version, manifest, chunks, chunk_entry, entry_ids, lexical)
     if eager:
         try:
-            index.faiss_index
+            _ = index.faiss_index
         except IndexError_:
             raise
         except Exception as exc:
@@ -330,7 +330,7 @@ def _build_locked(
             for f in sorted(tmp.iterdir())
             if f.name != onnx_file  # hashed by prepare_onnx, verified when loaded (see top)
         }
-        manifest = {
+        manifest: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "model_id": dense.MODEL_ID,
             "dim": dense.DIM,

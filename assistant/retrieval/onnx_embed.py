@@ -74,7 +74,9 @@ def read_model_config(model_dir: Path) -> ModelConfig:
     kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
     if kinds[0] != "Transformer" or not set(kinds) <= _SUPPORTED_MODULES:
         raise OnnxUnavailable(f"unsupported sentence-transformers modules: {kinds}")
-    pooling_dirs = [str(m.get("path", "")) for m, k in zip(modules, kinds) if k == "Pooling"]
+    pooling_dirs = [
+        str(m.get("path", "")) for m, k in zip(modules, kinds, strict=True) if k == "Pooling"
+    ]
     if len(pooling_dirs) != 1:
         raise OnnxUnavailable("the model has no single pooling module")
     pool = _read_json(model_dir / pooling_dirs[0] / "config.json")
@@ -326,7 +328,7 @@ def export(st_model: Any, out: Path) -> None:
             str(out),
             input_names=list(INPUTS),
             output_names=["last_hidden_state"],
-            dynamic_axes={name: axes for name in [*INPUTS, "last_hidden_state"]},
+            dynamic_axes=dict.fromkeys([*INPUTS, "last_hidden_state"], axes),
             opset_version=OPSET,
             do_constant_folding=True,
             dynamo=False,
