@@ -232,7 +232,8 @@ class Embedder:
                 if self._onnx is not None and self._onnx.sha256 == sha and self._onnx.loaded:
                     self._onnx.path = path  # the same verified model, already loaded
                 else:
-                    self._onnx = OnnxEmbedder(path, self.model_dir, sha, self._threads)
+                    fused = onnx_meta.get("graph", "fused") == "fused"
+                    self._onnx = OnnxEmbedder(path, self.model_dir, sha, self._threads, fused)
                 self._missing = None
             else:
                 self._onnx = None
@@ -333,9 +334,8 @@ class Embedder:
         t0 = time.perf_counter()
         try:
             model = self.reference.load()
-            onnx_embed.export(model, out)
-            # Two threads while building (batches of chunks); queries get `default_threads()`.
-            check = OnnxEmbedder(out, self.model_dir, None, self._threads or 2)
+            graph = onnx_embed.export(model, out)
+            check = OnnxEmbedder(out, self.model_dir, None, self._threads, graph == "fused")
             ref = self.reference.encode(list(PROBES))
             got = check.encode(list(PROBES))
             cosine = float(np.min(np.sum(ref * got, axis=1)))
@@ -350,6 +350,7 @@ class Embedder:
                 "exporter": onnx_embed.exporter_version(),
                 "recipe": onnx_embed.EXPORT_RECIPE,
                 "opset": onnx_embed.OPSET,
+                "graph": graph,
                 "model": fingerprint,
                 "min_cosine_vs_reference": round(cosine, 6),
             }

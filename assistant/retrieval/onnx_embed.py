@@ -30,7 +30,8 @@ import numpy as np
 
 ONNX_NAME = "model.onnx"
 # Bump when `export` changes what it writes: an index holding an older export is then stale.
-EXPORT_RECIPE = 1
+# 2: plain (eager) attention traced, then fused by onnxruntime's BERT optimizer.
+EXPORT_RECIPE = 2
 OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 # Sentence-transformers module types this embedder reproduces (anything else: not exportable).
@@ -145,12 +146,13 @@ def l2_normalize(vecs: np.ndarray) -> np.ndarray:
 
 
 def default_threads() -> int:
-    """Intra-op threads: 1 unless TPU_ASSIST_ONNX_THREADS says otherwise (at most 2). One thread
-    embeds a query in a few milliseconds and leaves the other core to the interface."""
+    """Intra-op threads: 2 (or one per core, if fewer), or TPU_ASSIST_ONNX_THREADS (1 or 2). A
+    query is a few hundred MFLOP, so two threads halve it; they sleep between queries (no
+    spinning), so the interface keeps its core between them."""
     try:
-        wanted = int(os.environ.get("TPU_ASSIST_ONNX_THREADS", "1"))
+        wanted = int(os.environ.get("TPU_ASSIST_ONNX_THREADS", "2"))
     except ValueError:
-        wanted = 1
+        wanted = 2
     return max(1, min(2, wanted, os.cpu_count() or 1))
 
 
@@ -169,8 +171,10 @@ class OnnxEmbedder:
         model_dir: Path,
         sha256: str | None = None,
         threads: int | None = None,
+        fused: bool = True,
     ):
         self.path = onnx_path
+        self.fused = fused
         self.model_dir = model_dir
         self.sha256 = sha256
         self.threads = threads or default_threads()
@@ -232,7 +236,13 @@ class OnnxEmbedder:
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # A fused file (see `export`) needs only the basic passes, and skipping the others
+        # shortens the load; an unfused one gets them all.
+        opts.graph_optimization_level = (
+            ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+            if self.fused
+            else ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        )
         # Idle worker threads sleep instead of spinning, so a query leaves no core busy behind it.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.log_severity_level = 3
@@ -291,21 +301,75 @@ class OnnxEmbedder:
 
 
 def exporter_version() -> str:
-    """Identifies what produced the file: torch's version and this module's recipe."""
+    """Identifies what produced the file: torch's and onnxruntime's versions and the recipe."""
     from importlib.metadata import version
 
-    return f"torch {version('torch')} legacy exporter, opset {OPSET}, recipe {EXPORT_RECIPE}"
+    return (
+        f"torch {version('torch')} legacy exporter, opset {OPSET}, onnxruntime "
+        f"{version('onnxruntime')} BERT fusion, recipe {EXPORT_RECIPE}"
+    )
 
 
-def export(st_model: Any, out: Path) -> None:
+def export(st_model: Any, out: Path) -> str:
     """Write the transformer of a loaded SentenceTransformer as ONNX (inputs `INPUTS`, output the
-    last hidden state; pooling and normalization stay in NumPy, as configured). Uses torch's
-    TorchScript-based exporter, which needs no network and no extra package."""
+    last hidden state; pooling and normalization stay in NumPy, as configured).
+
+    torch's TorchScript-based exporter traces the model with plain (eager) attention — the graph
+    onnxruntime's BERT optimizer recognizes — and the optimizer fuses it (attention, layer norms,
+    GELU: 46 nodes instead of ~500, quicker to load). Both run offline and deterministically
+    (the same bytes each time). Returns how the graph was made ("fused", or "unfused" when the
+    optimizer is unavailable: as exact, only slower to load)."""
+    raw = out.with_name(out.name + ".traced")
+    try:
+        _trace(st_model, raw)
+        try:
+            _fuse(raw, out, st_model[0].auto_model.config)
+            return "fused"
+        except Exception:
+            os.replace(raw, out)
+            return "unfused"
+    finally:
+        raw.unlink(missing_ok=True)
+
+
+def _fuse(raw: Path, out: Path, config: Any) -> None:
+    import logging
+
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    quiet = logging.getLogger("onnxruntime.transformers")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        model = optimize_model(
+            str(raw),
+            model_type="bert",
+            num_heads=int(config.num_attention_heads),
+            hidden_size=int(config.hidden_size),
+            opt_level=0,  # graph fusions only: no hardware-specific onnxruntime passes
+        )
+        model.save_model_to_file(str(out))
+    finally:
+        quiet.setLevel(level)
+
+
+def _trace(st_model: Any, out: Path) -> None:
     import torch
 
     transformer = st_model[0].auto_model
     transformer.eval()
+    before = getattr(transformer.config, "_attn_implementation", None)
+    switch = before not in (None, "eager") and hasattr(transformer, "set_attn_implementation")
+    if switch:
+        transformer.set_attn_implementation("eager")
+    try:
+        _torch_export(torch, transformer, out)
+    finally:
+        if switch:
+            transformer.set_attn_implementation(before)
 
+
+def _torch_export(torch: Any, transformer: Any, out: Path) -> None:
     class Hidden(torch.nn.Module):  # type: ignore[misc]  # torch is untyped here (skipped)
         def __init__(self, model: Any):
             super().__init__()
