@@ -82,13 +82,14 @@ def test_pooling_matches_its_definition():
 
 def test_manifest_onnx_entry_is_checked_cheaply(tmp_path):
     (tmp_path / "model.onnx").write_bytes(b"x" * 10)
-    good = {"file": "model.onnx", "size": 10, "sha256": "0" * 64, "recipe": 1}
+    recipe = onnx_embed.EXPORT_RECIPE
+    good = {"file": "model.onnx", "size": 10, "sha256": "0" * 64, "recipe": recipe}
     store._check_onnx(tmp_path, good)
     store._check_onnx(tmp_path, None)
     store._check_onnx(tmp_path, {"error": "export failed: no torch"})
     for bad, why in [
         ({**good, "size": 11}, "missing or truncated"),
-        ({**good, "recipe": 0}, "recipe"),
+        ({**good, "recipe": recipe - 1}, "recipe"),
         ({"sha": 1}, "malformed"),
         ("x", "malformed"),
     ]:
