@@ -438,7 +438,7 @@ def bench_scale(
             eng._index = idx
             lat = latency(eng, texts, runs)
             lat_torch = None
-            if torch_embedder is not None:
+            if torch_embedder is not None and n == max(sizes):  # the target's row (time)
                 slow = Engine(kb=skb, embedder=torch_embedder, params=base_engine.params)
                 slow._index = idx
                 lat_torch = latency(slow, texts, runs)["total"]
@@ -546,12 +546,20 @@ def main() -> int:
         f"Python {platform.python_version()}, faiss {__import__('faiss').__version__}, "
         f"onnxruntime {onnxruntime.__version__}",
         "runs": runs,
+        "load_average_at_start": os.getloadavg()[0],
     }
-    res["startup"] = bench_startup(runs)
-    res["query"] = bench_query(runs)
-    res["query_torch"] = bench_query(runs, torch_embedder)
-    res["build"] = bench_build(min(runs, 2))
-    res["scale"] = bench_scale(sizes, min(runs, 2), base, torch_embedder)
+    sections = [
+        ("startup", lambda: bench_startup(runs)),
+        ("query", lambda: bench_query(runs)),
+        ("query_torch", lambda: bench_query(runs, torch_embedder)),
+        ("build", lambda: bench_build(min(runs, 2))),
+        ("scale", lambda: bench_scale(sizes, min(runs, 2), base, torch_embedder)),
+    ]
+    for name, run in sections:
+        res[name] = run()
+        args.json.write_text(json.dumps(res, indent=2))  # what is measured so far survives
+        print(f"{name} done after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    res["load_average_at_end"] = os.getloadavg()[0]
     res["seconds"] = time.perf_counter() - t0
     print_table(res)
     print(f"\nbench took {res['seconds']:.0f} s; JSON in {args.json}")
