@@ -185,6 +185,11 @@ print(json.dumps({"maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
+def torch_key(name: str) -> str:
+    """ask_symptom_s -> ask_symptom_torch_s"""
+    return name[: -len("_s")] + "_torch_s"
+
+
 def bench_startup(runs: int) -> dict:
     """Each figure with the ONNX engine and, as `<name>_torch`, the torch path; the runs of the
     two alternate, so both see the same machine."""
@@ -206,14 +211,14 @@ def bench_startup(runs: int) -> dict:
         ("tui_model_ready_s", [py, "-c", TUI_READY_PROBE], "READY"),
     ]:
         if name.startswith("tui") and not tui:
-            out[name] = out[name.replace("_s", "_torch_s")] = None
+            out[name] = out[torch_key(name)] = None
             continue
         fast, slow = [], []
         for _ in range(runs):
             fast.append(timed_process(args, child_env(), 1, until=until))
             slow.append(timed_process(args, child_env(engine=TORCH), 1, until=until))
         out[name] = median(fast)
-        out[name.replace("_s", "_torch_s")] = median(slow)
+        out[torch_key(name)] = median(slow)
     out["ask_symptom_peak_rss_mb"] = peak_rss_mb(ask_sym, child_env(), runs)
     out["ask_symptom_peak_rss_torch_mb"] = peak_rss_mb(ask_sym, child_env(engine=TORCH), runs)
     out["import_torch_s"] = timed_process([py, "-c", "import torch"], child_env(), runs)
@@ -479,7 +484,7 @@ def print_table(res: dict) -> None:
         "tui_usable_s",
         "tui_model_ready_s",
     ):
-        a, t = s.get(k), s.get(k.replace("_s", "_torch_s"))
+        a, t = s.get(k), s.get(torch_key(k))
         fa = "n/a" if a is None else f"{a:.2f} s"
         ft = "n/a" if t is None else f"{t:.2f} s"
         print(f"  {k:32} {fa:>8}  {ft:>8}  {_ratio(a, t)}")
@@ -529,6 +534,11 @@ def main() -> int:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="one run, sizes 1000 and 10000")
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated sections to (re)measure, the others kept from --json if it exists",
+    )
     args = ap.parse_args()
     runs = 1 if args.quick else args.runs
     sizes = [1000, 10000] if args.quick else [int(x) for x in args.sizes.split(",")]
@@ -541,7 +551,10 @@ def main() -> int:
     torch_embedder.load()
     import onnxruntime
 
+    only = {x for x in args.only.split(",") if x}
+    kept = json.loads(args.json.read_text()) if only and args.json.is_file() else {}
     res = {
+        **kept,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, faiss {__import__('faiss').__version__}, "
         f"onnxruntime {onnxruntime.__version__}",
@@ -556,6 +569,8 @@ def main() -> int:
         ("scale", lambda: bench_scale(sizes, min(runs, 2), base, torch_embedder)),
     ]
     for name, run in sections:
+        if only and name not in only:
+            continue
         res[name] = run()
         args.json.write_text(json.dumps(res, indent=2))  # what is measured so far survives
         print(f"{name} done after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
