@@ -284,6 +284,8 @@ class Engine:
             notes.append(
                 "answered from error signatures alone (the embedding model was not needed)"
             )
+        elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
+            notes.extend(self.embedder.notes)
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:

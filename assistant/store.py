@@ -11,11 +11,18 @@ Layout of the index directory::
         vectors.npy         their embeddings (reused by incremental rebuilds, exact-search checks)
         dense.faiss         the FAISS index over those vectors
         lexical.json/.npz   the BM25 index (one document per entry)
+        model.onnx          the embedding model exported to ONNX, for queries without torch
+                            (derived, ~90 MB; shared by hard link between versions made from
+                            the same model; its sha256 and exporter are in the manifest)
 
 A build writes a new version directory under a temporary name, renames it into place, then points
 CURRENT at it; a reader therefore sees either the old complete index or the new complete one, and
 a failed build leaves the old one live. Loading verifies every file against the manifest, so a
-truncated or garbage file is detected and the index rebuilt, never served.
+truncated or garbage file is detected and the index rebuilt, never served. `model.onnx` is the
+exception that keeps one-shot answers fast: loading checks that it is there with its size (and
+that it was made from the installed model by the current export recipe); its sha256 is checked
+when the embedder first loads it, which only the dense channel needs — a mismatch then re-exports
+it (a new version) or, failing that, falls back to sentence-transformers with a note.
 """
 
 from __future__ import annotations
@@ -26,19 +33,21 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from .fsutil import fsync_dir
 from .kb import KnowledgeBase
-from .retrieval import dense
+from .retrieval import dense, onnx_embed
 from .retrieval.chunks import Chunk, entry_chunks, lexical_document
 from .retrieval.lexical import BM25
 
-FORMAT_VERSION = 1
+# 2: the manifest has `model` (fingerprint of the embedding model) and `onnx` (its export).
+FORMAT_VERSION = 2
 Progress = Callable[[int, int], None]
 # The code that decides what goes into the index: when it changes, an index built by the old code
 # is stale even if the knowledge files are not.
@@ -48,6 +57,14 @@ _PIPELINE_SOURCES = (
     "text/tokens.py",
     "text/markdown.py",
 )
+
+
+class IndexEmbedder(Protocol):
+    """What the store needs from an embedder; `dense.Embedder` adds `prepare_onnx` and
+    `use_index` (detected with getattr), which stand-ins such as the tests' hashing embedder
+    lack: their indexes have no ONNX model and no model fingerprint."""
+
+    def encode(self, texts: list[str], batch_size: int = ..., progress: bool = ...) -> Any: ...
 
 
 def pipeline_hash() -> str:
@@ -73,19 +90,25 @@ class BuildReport:
 @dataclass
 class Index:
     path: Path
-    manifest: dict
+    manifest: dict[str, Any]
     chunks: list[Chunk]
     chunk_entry: np.ndarray  # chunk -> position in entry_ids
     entry_ids: list[str]
     lexical: BM25
-    _faiss: object = None
+    _faiss: Any = None
 
     @property
     def kb_hash(self) -> str:
-        return self.manifest["kb_hash"]
+        return str(self.manifest["kb_hash"])
 
     @property
-    def faiss_index(self):
+    def onnx(self) -> dict[str, Any] | None:
+        """The manifest's entry for model.onnx (None: built without one)."""
+        meta = self.manifest.get("onnx")
+        return meta if isinstance(meta, dict) else None
+
+    @property
+    def faiss_index(self) -> Any:
         """Read on first use: a search answered by signatures alone never imports faiss. The file
         was already verified against the manifest's sha256 when the index was loaded."""
         if self._faiss is None:
@@ -96,7 +119,7 @@ class Index:
         return self._faiss
 
     def vectors(self) -> np.ndarray:
-        return np.load(self.path / "vectors.npy", allow_pickle=False)
+        return np.asarray(np.load(self.path / "vectors.npy", allow_pickle=False))
 
 
 def _sha256(path: Path) -> str:
@@ -137,6 +160,9 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
         raise IndexError_("the knowledge files changed since the index was built")
     if manifest.get("pipeline") != pipeline_hash():
         raise IndexError_("the indexing code changed since the index was built")
+    if manifest.get("model") is not None and manifest["model"] != dense.model_fingerprint():
+        raise IndexError_("the embedding model changed since the index was built")
+    _check_onnx(version, manifest.get("onnx"))
     for name, meta in manifest.get("files", {}).items():
         f = version / name
         if not f.is_file() or f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
@@ -155,7 +181,7 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
     index = Index(version, manifest, chunks, chunk_entry, entry_ids, lexical)
     if eager:
         try:
-            index.faiss_index
+            _ = index.faiss_index
         except IndexError_:
             raise
         except Exception as exc:
@@ -163,20 +189,80 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
     return index
 
 
-def _previous_vectors(root: Path) -> dict[str, np.ndarray]:
-    """digest -> vector from the live index, if it is usable with this model."""
+def _check_onnx(version: Path, meta: object) -> None:
+    """Cheap checks of model.onnx (stat only; the sha256 is checked when it is first loaded)."""
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise IndexError_("the manifest's onnx entry is malformed")
+    if "sha256" not in meta:
+        if not isinstance(meta.get("error"), str):
+            raise IndexError_("the manifest's onnx entry is malformed")
+        return  # built without one (the export failed): queries use sentence-transformers
+    if meta.get("recipe") != onnx_embed.EXPORT_RECIPE:
+        raise IndexError_("the ONNX export recipe changed since the index was built")
+    f = version / str(meta.get("file", onnx_embed.ONNX_NAME))
     try:
-        old = load(root)
-        vecs = old.vectors()
+        size = f.stat().st_size if f.is_file() else -1
+    except OSError:
+        size = -1
+    if size != meta.get("size"):
+        raise IndexError_(f"{f.name} is missing or truncated")
+
+
+@dataclass
+class _Previous:
+    """What a new build can take from the live version: vectors by chunk digest, its ONNX file."""
+
+    version: Path | None = None
+    manifest: dict[str, Any] | None = None
+    vectors: dict[str, np.ndarray] | None = None
+
+
+def _previous(root: Path) -> _Previous:
+    """The live version, read leniently (another format version is fine: only the vectors and the
+    ONNX file are taken, each verified against that version's own manifest)."""
+    version = current_version(root)
+    if version is None or not version.is_dir():
+        return _Previous()
+    try:
+        manifest = json.loads((version / "manifest.json").read_text())
+        files = manifest["files"]
+        for name in ("chunks.json", "vectors.npy"):
+            f = version / name
+            if f.stat().st_size != files[name]["size"] or _sha256(f) != files[name]["sha256"]:
+                return _Previous(version, manifest)
+        if manifest.get("model_id") != dense.MODEL_ID or manifest.get("dim") != dense.DIM:
+            return _Previous(version, manifest)
+        rows = json.loads((version / "chunks.json").read_text())
+        vecs = np.load(version / "vectors.npy", allow_pickle=False)
     except Exception:
-        return {}
-    if vecs.shape != (len(old.chunks), dense.DIM):
-        return {}
-    return {c.digest: vecs[i] for i, c in enumerate(old.chunks)}
+        return _Previous()
+    if not isinstance(manifest, dict) or vecs.shape != (len(rows), dense.DIM):
+        return _Previous(version, manifest if isinstance(manifest, dict) else None)
+    return _Previous(version, manifest, {r["digest"]: vecs[i] for i, r in enumerate(rows)})
+
+
+def _same_model(old: Mapping[str, Any] | None, model: dict[str, Any] | None) -> bool:
+    """Whether vectors of the old manifest came from the model (or stand-in) now embedding. A
+    format-1 index predates the fingerprint and was always built with the packaged model."""
+    if old is None:
+        return False
+    if "model" not in old:
+        return old.get("format_version") == 1 and model is not None
+    return bool(old["model"] == model)
+
+
+def _bind(
+    embedder: object, index_version: Path, onnx_meta: object, repair: Callable[[], object]
+) -> None:
+    use = getattr(embedder, "use_index", None)
+    if use is not None:
+        use(index_version, onnx_meta if isinstance(onnx_meta, dict) else None, repair)
 
 
 def build(
-    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None = None
+    root: Path, kb: KnowledgeBase, embedder: IndexEmbedder, progress: Progress | None = None
 ) -> BuildReport:
     """Build a new version and make it live. Only chunks whose text changed are embedded."""
     from filelock import FileLock
@@ -188,28 +274,37 @@ def build(
 
 
 def _build_locked(
-    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None, t0: float
+    root: Path, kb: KnowledgeBase, embedder: IndexEmbedder, progress: Progress | None, t0: float
 ) -> BuildReport:
     entries = [le.entry for le in kb.entries]
     chunks = [c for e in entries for c in entry_chunks(e)]
-    reuse = _previous_vectors(root)
-    todo = [i for i, c in enumerate(chunks) if c.digest not in reuse]
-    vectors = np.zeros((len(chunks), dense.DIM), dtype=np.float32)
-    for i, c in enumerate(chunks):
-        if c.digest in reuse:
-            vectors[i] = reuse[c.digest]
-    step = 64
-    if progress:
-        progress(0, len(todo))
-    for start in range(0, len(todo), step):
-        batch = todo[start : start + step]
-        vectors[batch] = embedder.encode([chunks[i].text for i in batch])
-        if progress:
-            progress(min(start + step, len(todo)), len(todo))
-
+    prev = _previous(root)
     tmp = root / f".tmp-{uuid.uuid4().hex}"
     tmp.mkdir()
     try:
+        # The real embedder puts the ONNX model in the new version first (reused or exported), so
+        # the chunks below are embedded with it; a stand-in embedder has no model to export.
+        prepare = getattr(embedder, "prepare_onnx", None)
+        model = dense.model_fingerprint() if prepare is not None else None
+        onnx_meta = None
+        if prepare is not None:
+            before = [(prev.version, (prev.manifest or {}).get("onnx"))] if prev.version else []
+            onnx_meta = prepare(tmp, before)
+        reuse = prev.vectors if prev.vectors and _same_model(prev.manifest, model) else {}
+        todo = [i for i, c in enumerate(chunks) if c.digest not in reuse]
+        vectors = np.zeros((len(chunks), dense.DIM), dtype=np.float32)
+        for i, c in enumerate(chunks):
+            if c.digest in reuse:
+                vectors[i] = reuse[c.digest]
+        step = 64
+        if progress:
+            progress(0, len(todo))
+        for start in range(0, len(todo), step):
+            batch = todo[start : start + step]
+            vectors[batch] = embedder.encode([chunks[i].text for i in batch])
+            if progress:
+                progress(min(start + step, len(todo)), len(todo))
+
         with open(tmp / "vectors.npy", "wb") as fh:
             np.save(fh, vectors, allow_pickle=False)
         dense.save_faiss(dense.build_faiss(vectors), tmp / "dense.faiss")
@@ -229,10 +324,13 @@ def _build_locked(
             )
         )
         BM25.build([lexical_document(e) for e in entries]).save(tmp)
+        onnx_file = onnx_meta.get("file") if isinstance(onnx_meta, dict) else None
         files = {
-            f.name: {"size": f.stat().st_size, "sha256": _sha256(f)} for f in sorted(tmp.iterdir())
+            f.name: {"size": f.stat().st_size, "sha256": _sha256(f)}
+            for f in sorted(tmp.iterdir())
+            if f.name != onnx_file  # hashed by prepare_onnx, verified when loaded (see top)
         }
-        manifest = {
+        manifest: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "model_id": dense.MODEL_ID,
             "dim": dense.DIM,
@@ -241,6 +339,8 @@ def _build_locked(
             "entry_ids": [e.id for e in entries],
             "chunk_count": len(chunks),
             "faiss": "hnsw" if len(chunks) > dense.HNSW_THRESHOLD else "flat",
+            "model": model,
+            "onnx": onnx_meta,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "files": files,
         }
@@ -259,6 +359,7 @@ def _build_locked(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     _remove_old_versions(root, keep=(version.name, _previous_name(root, version.name)))
+    _bind(embedder, version, onnx_meta, lambda: build(root, kb, embedder))
     return BuildReport(version, len(chunks), len(todo), time.perf_counter() - t0)
 
 
@@ -282,10 +383,18 @@ def _remove_old_versions(root: Path, keep: tuple[str, ...]) -> None:
 
 
 def ensure(
-    root: Path, kb: KnowledgeBase, embedder: dense.Embedder, progress: Progress | None = None
+    root: Path, kb: KnowledgeBase, embedder: IndexEmbedder, progress: Progress | None = None
 ) -> tuple[Index, BuildReport | None, str | None]:
     """The live index if it is valid and fresh; else rebuild it. Returns (index, build report,
-    reason for the rebuild)."""
+    reason for the rebuild). The embedder is bound to the index's ONNX model (`use_index`)."""
+    index, report, reason = _ensure(root, kb, embedder, progress)
+    _bind(embedder, index.path, index.onnx, lambda: build(root, kb, embedder))
+    return index, report, reason
+
+
+def _ensure(
+    root: Path, kb: KnowledgeBase, embedder: IndexEmbedder, progress: Progress | None
+) -> tuple[Index, BuildReport | None, str | None]:
     try:
         return load(root, kb), None, None
     except IndexError_ as exc:

@@ -6,13 +6,18 @@
 Prints a table and writes JSON (default: bench.json). Every figure is the median of `--runs`
 runs; figures that compare two things are taken in the same run and reported as ratios.
 
+Two embedding engines are measured side by side in the same run: the query path's ONNX model
+(onnxruntime + tokenizers, no torch; the default) and the torch path it replaced
+(sentence-transformers, selected with TPU_ASSIST_EMBEDDER=sentence-transformers).
+
 Sections
   startup   fresh processes: time until the TUI is usable, until the model is ready, one-shot
-            `tpu-assist ask` (signatures decisive: no model; and a symptom: model needed), and
-            `import torch` for comparison
+            `tpu-assist ask` (signatures decisive: no model; and a symptom: model needed) and its
+            peak memory, and `import torch` for comparison — each with both engines
   query     warm latency p50/p95 over the labelled queries, whole pipeline and per stage
-  build     index build of the real knowledge base (everything embedded), an incremental rebuild
-            after one entry changed, and peak memory of a process that has answered a query
+  build     index build of the real knowledge base (everything embedded; with the ONNX engine that
+            includes exporting the model), an incremental rebuild after one entry changed, and
+            peak memory of a process that has answered a query
   check     (`--check`, run alone) `tpu-assist check DIR` over 1,000 synthetic scripts of 300
             lines: a fresh process and in process
   scale     synthetic knowledge bases of N chunks made from the real entries (see `synthetic_kb`):
@@ -51,8 +56,19 @@ from assistant.retrieval import dense  # noqa: E402
 from assistant.retrieval.chunks import Chunk, entry_chunks, lexical_document  # noqa: E402
 from assistant.retrieval.lexical import BM25  # noqa: E402
 
-DEV = ROOT.parent / "shared" / "eval" / "dev_queries.jsonl"
-EXACT_OP = "NotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices compatible with node"
+# shared/ sits beside the checkout (or beside the worktrees' directory).
+DEV = next(
+    (
+        d / "shared" / "eval" / "dev_queries.jsonl"
+        for d in (ROOT.parent, ROOT.parent.parent)
+        if (d / "shared" / "eval" / "dev_queries.jsonl").is_file()
+    ),
+    ROOT.parent / "shared" / "eval" / "dev_queries.jsonl",
+)
+EXACT_OP = (
+    "NotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices "
+    "compatible with node"
+)
 SYMPTOM = "my training on the TPU got slow and the profiler shows low MXU utilization"
 
 
@@ -64,12 +80,42 @@ def median(values: list[float]) -> float:
     return float(statistics.median(values))
 
 
-def child_env(index_dir: Path | None = None) -> dict[str, str]:
+TORCH = (
+    dense.SentenceTransformerEmbedder.name
+)  # the value of TPU_ASSIST_EMBEDDER for the torch path
+
+
+def child_env(index_dir: Path | None = None, engine: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     if index_dir is not None:
         env["TPU_ASSIST_INDEX_DIR"] = str(index_dir)
     env["TPU_ASSIST_USER_KB"] = str(ROOT / "tests" / "fixtures" / "no-user-kb")
+    env.pop("TPU_ASSIST_EMBEDDER", None)
+    if engine:
+        env["TPU_ASSIST_EMBEDDER"] = engine
     return env
+
+
+# Peak resident memory of one fresh child process (RUSAGE_CHILDREN of a wrapper that ran only it).
+PEAK_RSS = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+
+def peak_rss_mb(args: list[str], env: dict, runs: int) -> float:
+    values = []
+    for _ in range(runs):
+        r = subprocess.run(
+            [sys.executable, "-c", PEAK_RSS, *args],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        values.append(float(r.stdout.strip().splitlines()[-1]))
+    return median(values)
 
 
 def timed_process(args: list[str], env: dict, runs: int, until: str | None = None) -> float:
@@ -119,6 +165,20 @@ Engine().warm_up()
 print("READY", flush=True)
 """
 
+# The model ready inside the interactive assistant: its load worker has finished.
+TUI_READY_PROBE = """
+import asyncio
+from assistant.tui.app import make_app
+async def main():
+    app = make_app()
+    async with app.run_test(size=(80, 24)):
+        while not (app.engine is not None and app.engine.embedder.loaded
+                   and app.screen.status_key == "status.ready"):
+            await asyncio.sleep(0.005)
+        print("READY", flush=True)
+asyncio.run(main())
+"""
+
 MEMORY_PROBE = """
 import json, resource, sys
 from assistant.engine import Engine
@@ -127,25 +187,43 @@ print(json.dumps({"maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
+def torch_key(name: str) -> str:
+    """ask_symptom_s -> ask_symptom_torch_s"""
+    return name[: -len("_s")] + "_torch_s"
+
+
 def bench_startup(runs: int) -> dict:
-    env = child_env()
+    """Each figure with the ONNX engine and, as `<name>_torch`, the torch path; the runs of the
+    two alternate, so both see the same machine."""
     py = sys.executable
-    out = {
-        "import_torch_s": timed_process([py, "-c", "import torch"], env, runs),
-        "ask_signature_s": timed_process(
-            [py, "-m", "assistant", "ask", "--json", EXACT_OP], env, runs
-        ),
-        "ask_symptom_s": timed_process(
-            [py, "-m", "assistant", "ask", "--json", SYMPTOM], env, runs
-        ),
-        "model_ready_s": timed_process([py, "-c", MODEL_PROBE], env, runs, until="READY"),
-    }
+    ask_sig = [py, "-m", "assistant", "ask", "--json", EXACT_OP]
+    ask_sym = [py, "-m", "assistant", "ask", "--json", SYMPTOM]
     try:
         import assistant.tui.app  # noqa: F401
 
-        out["tui_usable_s"] = timed_process([py, "-c", TUI_PROBE], env, runs, until="USABLE")
+        tui = True
     except ImportError:
-        out["tui_usable_s"] = None
+        tui = False
+    out: dict[str, float | None] = {}
+    for name, args, until in [
+        ("ask_signature_s", ask_sig, None),
+        ("ask_symptom_s", ask_sym, None),
+        ("model_ready_s", [py, "-c", MODEL_PROBE], "READY"),
+        ("tui_usable_s", [py, "-c", TUI_PROBE], "USABLE"),
+        ("tui_model_ready_s", [py, "-c", TUI_READY_PROBE], "READY"),
+    ]:
+        if name.startswith("tui") and not tui:
+            out[name] = out[torch_key(name)] = None
+            continue
+        fast, slow = [], []
+        for _ in range(runs):
+            fast.append(timed_process(args, child_env(), 1, until=until))
+            slow.append(timed_process(args, child_env(engine=TORCH), 1, until=until))
+        out[name] = median(fast)
+        out[torch_key(name)] = median(slow)
+    out["ask_symptom_peak_rss_mb"] = peak_rss_mb(ask_sym, child_env(), runs)
+    out["ask_symptom_peak_rss_torch_mb"] = peak_rss_mb(ask_sym, child_env(engine=TORCH), runs)
+    out["import_torch_s"] = timed_process([py, "-c", "import torch"], child_env(), runs)
     out["ask_signature_vs_import_torch"] = out["ask_signature_s"] / out["import_torch_s"]
     return out
 
@@ -180,8 +258,8 @@ def latency(engine: Engine, texts: list[str], runs: int) -> dict:
     }
 
 
-def bench_query(runs: int) -> dict:
-    engine = Engine(user_dirs=[])
+def bench_query(runs: int, embedder=None) -> dict:
+    engine = Engine(user_dirs=[], embedder=embedder)
     engine.warm_up()
     texts = queries()
     for text in texts[:5]:
@@ -190,12 +268,18 @@ def bench_query(runs: int) -> dict:
 
 
 def bench_build(runs: int) -> dict:
+    """Full builds from an empty directory with a loaded model, as a person's first `kb build`
+    pays them after the model load: the ONNX engine's includes exporting the model (and embeds
+    the chunks with it), the torch path's embeds them with sentence-transformers."""
     kb = load_knowledge(user_dirs=[])
-    embedder = dense.Embedder()
-    embedder.load()
-    full, incremental, embedded = [], [], []
+    reference = dense.SentenceTransformerEmbedder()
+    reference.load()
+    full, full_torch, incremental, embedded = [], [], [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
+            full_torch.append(store.build(Path(tmp) / "torch", kb, reference).seconds)
+            embedder = dense.Embedder()
+            embedder.reference = reference
             root = Path(tmp) / "index"
             full.append(store.build(root, kb, embedder).seconds)
             kdir = Path(tmp) / "kb"
@@ -210,27 +294,31 @@ def bench_build(runs: int) -> dict:
             report = store.build(root, load_knowledge(builtin=kdir, user_dirs=[]), embedder)
             incremental.append(report.seconds)
             embedded.append(report.embedded)
-    mem = subprocess.run(
-        [sys.executable, "-c", MEMORY_PROBE, SYMPTOM],
-        env=child_env(),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    maxrss = (
-        json.loads(mem.stdout.strip().splitlines()[-1])["maxrss_mb"]
-        if mem.returncode == 0
-        else None
-    )
+    maxrss = {}
+    for name, engine in (("onnx", None), ("torch", TORCH)):
+        mem = subprocess.run(
+            [sys.executable, "-c", MEMORY_PROBE, SYMPTOM],
+            env=child_env(engine=engine),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        maxrss[name] = (
+            json.loads(mem.stdout.strip().splitlines()[-1])["maxrss_mb"]
+            if mem.returncode == 0
+            else None
+        )
     chunks = sum(len(entry_chunks(le.entry)) for le in kb.entries)
     return {
         "entries": len(kb),
         "chunks": chunks,
         "full_build_s": median(full),
+        "full_build_torch_s": median(full_torch),
         "incremental_build_s": median(incremental),
         "incremental_embedded": max(embedded),
         "incremental_vs_full": median(incremental) / median(full),
-        "peak_memory_after_query_mb": maxrss,
+        "peak_memory_after_query_mb": maxrss["onnx"],
+        "peak_memory_after_query_torch_mb": maxrss["torch"],
     }
 
 
@@ -307,10 +395,12 @@ def dir_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
 
 
-def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
+def bench_scale(
+    sizes: list[int], runs: int, base_engine: Engine, torch_embedder=None
+) -> list[dict]:
     kb = base_engine.kb
     real_index = base_engine.index()
-    real = {c.text: v for c, v in zip(real_index.chunks, real_index.vectors())}
+    real = {c.text: v for c, v in zip(real_index.chunks, real_index.vectors(), strict=True)}
     texts = queries()
     qvecs = base_engine.embedder.encode([t[:2000] for t in texts])
     rows = []
@@ -337,7 +427,9 @@ def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
                 np.save(d / "vectors.npy", vecs)
                 size = dir_size(d)
             _, got = dense.search(index, qvecs, 10)
-            recall = float(np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth)]))
+            recall = float(
+                np.mean([len(set(g) & set(t)) / 10 for g, t in zip(got, truth, strict=True)])
+            )
             ids = [e.id for e in entries]
             pos = {e: i for i, e in enumerate(ids)}
             idx = store.Index(
@@ -352,6 +444,11 @@ def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
             eng = Engine(kb=skb, embedder=base_engine.embedder, params=base_engine.params)
             eng._index = idx
             lat = latency(eng, texts, runs)
+            lat_torch = None
+            if torch_embedder is not None and n == max(sizes):  # the target's row (time)
+                slow = Engine(kb=skb, embedder=torch_embedder, params=base_engine.params)
+                slow._index = idx
+                lat_torch = latency(slow, texts, runs)["total"]
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             rows.append(
                 {
@@ -362,6 +459,7 @@ def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
                     "disk_mb": size / 2**20,
                     "query_p50_ms": lat["total"]["p50_ms"],
                     "query_p95_ms": lat["total"]["p95_ms"],
+                    "query_p50_torch_ms": lat_torch["p50_ms"] if lat_torch else None,
                     "faiss_p50_ms": lat.get("faiss", {}).get("p50_ms"),
                     "signatures_p50_ms": lat.get("signatures", {}).get("p50_ms"),
                     "lexical_p50_ms": lat.get("lexical", {}).get("p50_ms"),
@@ -373,34 +471,62 @@ def bench_scale(sizes: list[int], runs: int, base_engine: Engine) -> list[dict]:
     return rows
 
 
+def _ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:6.2f}x" if a is not None and b else "     -"
+
+
 def print_table(res: dict) -> None:
-    s, q, b = res["startup"], res["query"], res["build"]
+    s, q, qt, b = res["startup"], res["query"], res["query_torch"], res["build"]
     print(f"\nmachine: {res['machine']}")
-    print("\nstartup (fresh process, median)")
-    for k, v in s.items():
-        print(f"  {k:34} {'n/a' if v is None else (f'{v:.3f}' if 'vs' in k else f'{v:.2f} s')}")
+    print("\nstartup (fresh process, median)       onnx     torch   onnx/torch")
+    for k in (
+        "ask_signature_s",
+        "ask_symptom_s",
+        "model_ready_s",
+        "tui_usable_s",
+        "tui_model_ready_s",
+    ):
+        a, t = s.get(k), s.get(torch_key(k))
+        fa = "n/a" if a is None else f"{a:.2f} s"
+        ft = "n/a" if t is None else f"{t:.2f} s"
+        print(f"  {k:32} {fa:>8}  {ft:>8}  {_ratio(a, t)}")
+    a, t = s["ask_symptom_peak_rss_mb"], s["ask_symptom_peak_rss_torch_mb"]
+    print(f"  {'ask_symptom_peak_rss':32} {a:6.0f} MB {t:6.0f} MB  {_ratio(a, t)}")
+    print(f"  {'import_torch_s':32} {s['import_torch_s']:6.2f} s")
     print(f"\nwarm query latency over {q['n_queries']} queries (ms)")
-    print(f"  {'stage':12} {'p50':>8} {'p95':>8}")
+    print(f"  {'stage':12} {'p50':>8} {'p95':>8}   torch p50  torch p95")
     for k, v in q.items():
         if isinstance(v, dict):
-            print(f"  {k:12} {v['p50_ms']:8.2f} {v['p95_ms']:8.2f}")
+            w = qt.get(k, {})
+            nan = float("nan")
+            print(
+                f"  {k:12} {v['p50_ms']:8.2f} {v['p95_ms']:8.2f}   "
+                f"{w.get('p50_ms', nan):9.2f} {w.get('p95_ms', nan):10.2f}"
+            )
+    nan = float("nan")
     print(
-        f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: full {b['full_build_s']:.1f} s, "
-        f"incremental {b['incremental_build_s']:.2f} s ({b['incremental_embedded']} chunk re-embedded, "
+        f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: "
+        f"full {b['full_build_s']:.1f} s with the ONNX export "
+        f"(torch path: {b['full_build_torch_s']:.1f} s), "
+        f"incremental {b['incremental_build_s']:.2f} s "
+        f"({b['incremental_embedded']} chunk re-embedded, "
         f"{b['incremental_vs_full']:.2f}x of full); peak memory after a query "
-        f"{b['peak_memory_after_query_mb'] or float('nan'):.0f} MB"
+        f"{b['peak_memory_after_query_mb'] or nan:.0f} MB "
+        f"(torch path: {b['peak_memory_after_query_torch_mb'] or nan:.0f} MB)"
     )
     print("\nscale (synthetic knowledge bases)")
     print(
-        f"  {'chunks':>7} {'entries':>7} {'index':>5} {'build s':>8} {'disk MB':>8} {'p50 ms':>7} "
-        f"{'p95 ms':>7} {'faiss':>6} {'sigs':>6} {'lex':>6} {'rec@10':>6} {'RSS MB':>7}"
+        f"  {'chunks':>7} {'entries':>7} {'index':>5} {'build s':>8} {'disk MB':>8} "
+        f"{'p50 ms':>7} {'p95 ms':>7} {'torch50':>7} {'faiss':>6} {'sigs':>6} {'lex':>6} "
+        f"{'rec@10':>6} {'RSS MB':>7}"
     )
     for r in res["scale"]:
         print(
-            f"  {r['chunks']:7d} {r['entries']:7d} {r['index']:>5} {r['build_s']:8.2f} {r['disk_mb']:8.1f} "
-            f"{r['query_p50_ms']:7.1f} {r['query_p95_ms']:7.1f} {r['faiss_p50_ms'] or 0:6.2f} "
-            f"{r['signatures_p50_ms'] or 0:6.2f} {r['lexical_p50_ms'] or 0:6.2f} {r['recall_at_10']:6.3f} "
-            f"{r['peak_rss_mb']:7.0f}"
+            f"  {r['chunks']:7d} {r['entries']:7d} {r['index']:>5} {r['build_s']:8.2f} "
+            f"{r['disk_mb']:8.1f} {r['query_p50_ms']:7.1f} {r['query_p95_ms']:7.1f} "
+            f"{r['query_p50_torch_ms'] or 0:7.1f} {r['faiss_p50_ms'] or 0:6.2f} "
+            f"{r['signatures_p50_ms'] or 0:6.2f} {r['lexical_p50_ms'] or 0:6.2f} "
+            f"{r['recall_at_10']:6.3f} {r['peak_rss_mb']:7.0f}"
         )
 
 
@@ -675,6 +801,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="one run, sizes 1000 and 10000")
     ap.add_argument("--check", action="store_true", help="only `tpu-assist check` (issue 14)")
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated sections to (re)measure, the others kept from --json if it exists",
+    )
     args = ap.parse_args()
     if args.check:
         return main_check(args)
@@ -683,15 +814,36 @@ def main() -> int:
     t0 = time.perf_counter()
     base = Engine(user_dirs=[])
     base.warm_up()
+    if base.embedder.backend != "onnx":
+        print(f"note: the engine embeds with {base.embedder.backend}", file=sys.stderr)
+    torch_embedder = dense.SentenceTransformerEmbedder()
+    torch_embedder.load()
+    import onnxruntime
+
+    only = {x for x in args.only.split(",") if x}
+    kept = json.loads(args.json.read_text()) if only and args.json.is_file() else {}
     res = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"faiss {__import__('faiss').__version__}",
+        **kept,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, faiss {__import__('faiss').__version__}, "
+        f"onnxruntime {onnxruntime.__version__}",
         "runs": runs,
+        "load_average_at_start": os.getloadavg()[0],
     }
-    res["startup"] = bench_startup(runs)
-    res["query"] = bench_query(runs)
-    res["build"] = bench_build(min(runs, 2))
-    res["scale"] = bench_scale(sizes, min(runs, 2), base)
+    sections = [
+        ("startup", lambda: bench_startup(runs)),
+        ("query", lambda: bench_query(runs)),
+        ("query_torch", lambda: bench_query(runs, torch_embedder)),
+        ("build", lambda: bench_build(min(runs, 2))),
+        ("scale", lambda: bench_scale(sizes, min(runs, 2), base, torch_embedder)),
+    ]
+    for name, run in sections:
+        if only and name not in only:
+            continue
+        res[name] = run()
+        args.json.write_text(json.dumps(res, indent=2))  # what is measured so far survives
+        print(f"{name} done after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    res["load_average_at_end"] = os.getloadavg()[0]
     res["seconds"] = time.perf_counter() - t0
     print_table(res)
     print(f"\nbench took {res['seconds']:.0f} s; JSON in {args.json}")

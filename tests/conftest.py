@@ -30,7 +30,7 @@ REAL_MODEL_FIXTURES = frozenset({"real_embedder", "engine", "cli_env", "run_cli"
 
 def pytest_configure(config: pytest.Config) -> None:
     if "not slow" in (config.option.markexpr or ""):
-        from assistant.retrieval import dense
+        from assistant.retrieval import dense, onnx_embed
 
         def refuse(self):
             raise RuntimeError(
@@ -38,7 +38,11 @@ def pytest_configure(config: pytest.Config) -> None:
                 "fake_embedder or fast_engine fixture, or let the test be slow"
             )
 
+        # Every class that loads the real model: the engine's embedder, the reference
+        # (sentence-transformers, also the exporter) and the ONNX runtime one.
         dense.Embedder.load = refuse
+        dense.SentenceTransformerEmbedder.load = refuse
+        onnx_embed.OnnxEmbedder.load = refuse
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

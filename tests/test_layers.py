@@ -74,7 +74,17 @@ LAYERS: dict[str, int] = {
     "assistant.__main__": UI,
 }
 
-HEAVY = ("torch", "sentence_transformers", "transformers", "faiss")
+# The model stack, and the ONNX runtime that replaces it on the query path (issue 12): each is
+# imported only by the function that needs it (tests/test_no_torch.py checks the query path).
+HEAVY = (
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "faiss",
+    "onnxruntime",
+    "tokenizers",
+    "onnx",
+)
 
 
 def _module_name(path: Path) -> str:
