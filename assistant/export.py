@@ -32,6 +32,11 @@ LABELS = {
         "advice": "Advice",
         "open": "Open question",
         "values": "Values",
+        "outcome": "Outcome",
+        "solved": "solved",
+        "not_solved": "not solved",
+        "tried": "Fixes tried",
+        "script": "The fix as a shell script",
     },
     "pt": {
         "title": "Sessão do tpu-assist",
@@ -50,6 +55,11 @@ LABELS = {
         "advice": "Recomendações",
         "open": "Pergunta em aberto",
         "values": "Valores",
+        "outcome": "Resultado",
+        "solved": "resolvido",
+        "not_solved": "não resolvido",
+        "tried": "Correções tentadas",
+        "script": "A correção como script de shell",
     },
 }
 
@@ -135,6 +145,19 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         out += [f"**{t['check']}:** {r(walk['check'])}", ""]
     if walk.get("missing"):
         out += [f"{t['unfilled']}: " + ", ".join(f"`{m}`" for m in walk["missing"]), ""]
+    out += _outcome(turn, t)
+    return out
+
+
+def _outcome(turn: Turn, t: dict) -> list[str]:
+    """The answer to "did this fix it?", and each fix tried when there was more than one."""
+    out: list[str] = []
+    if turn.outcome:
+        out += [f"**{t['outcome']}:** {t[turn.outcome]}", ""]
+    if len(turn.feedback) > 1:
+        out += [f"{t['tried']}:"]
+        out += [f"- `{key}`: {t[value]}" for key, value in turn.feedback.items()]
+        out.append("")
     return out
 
 

@@ -215,6 +215,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # modals
     "history.title": ("History — past sessions", "Histórico — sessões anteriores"),
     "history.empty": ("No saved sessions yet.", "Nenhuma sessão salva ainda."),
+    "history.solved": ("solved", "resolvido"),
+    "history.not_solved": ("not solved", "não resolvido"),
     "history.help": (
         "↑↓ select · Enter open · Esc close",
         "↑↓ selecionar · Enter abrir · Esc fechar",
@@ -254,6 +256,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "| F5 (c in the list) | copy the selected command |\n"
         "| F7 | copy the whole fix as a shell script |\n"
         "| F6 | edit values (TPU name, zone, project…) |\n"
+        "| PgUp / PgDn, Ctrl+Home / Ctrl+End | scroll the conversation |\n"
         "| F2 | Português / English |\n| Ctrl+O | history |\n| Ctrl+S | export as Markdown |\n"
         "| Ctrl+P | all commands |\n| F1 | this help |\n| Ctrl+Q | quit |\n\n"
         "Risk labels: **read-only** only looks, **changes state** modifies something, "
@@ -276,6 +279,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "| F5 (c na lista) | copiar o comando selecionado |\n"
         "| F7 | copiar a correção inteira como script de shell |\n"
         "| F6 | editar valores (nome da TPU, zona, projeto…) |\n"
+        "| PgUp / PgDn, Ctrl+Home / Ctrl+End | rolar a conversa |\n"
         "| F2 | Português / English |\n| Ctrl+O | histórico |\n| Ctrl+S | exportar em Markdown |\n"
         "| Ctrl+P | todos os comandos |\n| F1 | esta ajuda |\n| Ctrl+Q | sair |\n\n"
         "Riscos: **somente leitura** só consulta, **altera o estado** modifica algo, "

@@ -307,6 +307,8 @@ class MainScreen(SessionActions, Screen):
         self.update_placeholder()
         self.update_context()
         self.refresh_bindings()
+        # Once the new layout (and the scroll below) is on screen, whether the answer is in view.
+        self.call_after_refresh(self.call_after_refresh, self.update_context)
         if not focus:
             return
         if self.walk_kind == "fix" and walk_view.query(".fix-title") and not feedback:
@@ -435,12 +437,13 @@ class MainScreen(SessionActions, Screen):
     async def on_prompt_input_pick(self, message: PromptInput.Pick) -> None:
         view = self.active(WalkView)
         lists = view.query(ChoiceList) if view is not None else []
-        if lists:
-            lists.last().pick(message.number)
-        else:
+        value = lists.last().choice(message.number) if lists else None
+        if value is None:
             self.sync_prompt()
+            return
+        await self.picked(value, lists.last().purpose)
 
-    def on_prompt_input_list_key(self, message: PromptInput.ListKey) -> None:
+    async def on_prompt_input_list_key(self, message: PromptInput.ListKey) -> None:
         view = self.active(WalkView)
         if view is None:
             return
@@ -464,7 +467,18 @@ class MainScreen(SessionActions, Screen):
             if message.key in ("up", "down"):
                 lists.last().move(1 if message.key == "down" else -1)
             elif message.key == "select":
-                lists.last().pick_highlighted()
+                value = lists.last().highlighted_choice()
+                if value is not None:
+                    await self.picked(value, lists.last().purpose)
+
+    def on_prompt_input_scroll(self, message: PromptInput.Scroll) -> None:
+        conversation = self.conversation
+        {
+            "pageup": conversation.scroll_page_up,
+            "pagedown": conversation.scroll_page_down,
+            "ctrl+home": conversation.scroll_home,
+            "ctrl+end": conversation.scroll_end,
+        }[message.key](animate=False)
 
     def select_command(self, view: WalkView, index: int) -> None:
         blocks = list(view.query(CommandBlock))
@@ -476,14 +490,18 @@ class MainScreen(SessionActions, Screen):
         blocks[view.selected].scroll_visible(animate=False)
 
     async def on_choice_list_answered(self, message: ChoiceList.Answered) -> None:
+        await self.picked(message.value, message.purpose)  # a click
+
+    async def picked(self, value: str, purpose: str) -> None:
+        """An option of the active list was picked (digit, Enter in the list, or a click)."""
         if self.turn is None or self.turn.answer is None:
             return
-        if message.purpose == "outcome":
-            await self.record_outcome(message.value)
-        elif message.purpose == "alternative":
-            await self.try_alternative(int(message.value) + 1)
+        if purpose == "outcome":
+            await self.record_outcome(value)
+        elif purpose == "alternative":
+            await self.try_alternative(int(value) + 1)
         else:
-            await self.apply_answer(message.value)
+            await self.apply_answer(value)
 
     async def on_candidate_link_chosen(self, message: CandidateLink.Chosen) -> None:
         if self.turn is not None and self.turn.answer is not None:

@@ -60,12 +60,14 @@ class HistoryScreen(ModalScreen[str | None]):
                 options = []
                 for s in self.sessions:
                     label = Text(_when(s.updated) + "  ", "bold")
-                    title = next(
-                        (turn.titles.get(self.lang) for turn in s.turns if turn.titles), None
-                    )
+                    if s.outcome:
+                        mark = "✔ " if s.outcome == "solved" else "✗ "
+                        label.append(mark + t(self.lang, f"history.{s.outcome}") + "  ")
+                    turn = s.main_turn()
+                    title = turn.entry_title(self.lang) if turn is not None else ""
                     if title:
                         label.append(title + " — ")
-                    label.append(s.title or "…", "dim")
+                    label.append((turn.key_line() if turn is not None else "") or "…", "dim")
                     options.append(Option(label, id=s.id))
                 yield OptionList(*options, id="sessions")
             yield Static(t(self.lang, "history.help"), classes="hint")

@@ -15,6 +15,7 @@ What the keys do (attributes set by the screen: `choices`, `list_kind`, `recall`
 - a digit typed into an *empty* box while options are shown picks that option (`Pick`);
 - Ctrl+U clears the box, Ctrl+W deletes the word before the cursor;
 - Up / Down at an empty box (or while showing a recalled question) recall earlier questions;
+- PageUp / PageDown scroll the conversation (Ctrl+Home / Ctrl+End: to its top / end);
 - Tab enters the list above (options or commands; `ListKey` messages), Tab / Esc leave it; in
   the list ↑↓ move, Enter picks (or copies a command), `c` copies, and any other key types here.
 
@@ -67,6 +68,13 @@ class PromptInput(TextArea):
 
     class ListKey(Message):
         """A key for the list above the box: "up", "down", "select", "copy", "enter", "leave"."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    class Scroll(Message):
+        """PageUp / PageDown (and Ctrl+Home / Ctrl+End): scroll the conversation, not the box."""
 
         def __init__(self, key: str) -> None:
             super().__init__()
@@ -147,6 +155,9 @@ class PromptInput(TextArea):
             return True
         if key == "ctrl+u":
             self.action_clear_box()
+            return True
+        if key in ("pageup", "pagedown", "ctrl+home", "ctrl+end"):
+            self.post_message(self.Scroll(key))
             return True
         if key in ("tab", "shift+tab"):
             if self.list_kind:

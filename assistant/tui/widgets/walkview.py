@@ -22,7 +22,7 @@ class ChoiceList(OptionList, can_focus=False):
 
     It never takes the focus — the message box keeps it, so no key typed while the list is
     shown goes astray: the box turns digits, and ↑↓ Enter after Tab, into messages the screen
-    routes here. A click picks an option directly. `purpose` says what picking one means:
+    hands to the screen, which asks `choice()`. A click picks an option (`Answered`). `purpose` says what picking one means:
     "answer" (the open question), "outcome" (yes / no) or "alternative" (what to try instead).
     """
 
@@ -43,15 +43,17 @@ class ChoiceList(OptionList, can_focus=False):
         self.values = values
         self.purpose = purpose
 
-    def pick(self, number: int) -> None:
-        """Pick option `number` (1-based), as a digit typed into the empty box does."""
+    def choice(self, number: int) -> str | None:
+        """The value of option `number` (1-based), highlighted; None when there is none. The
+        screen calls this for a digit typed into the empty box and acts on it at once — never
+        through a message round trip, which keys typed behind the digit would overtake."""
         if 1 <= number <= len(self.values):
             self.highlighted = number - 1
-            self.post_message(self.Answered(self.values[number - 1], self.purpose))
+            return self.values[number - 1]
+        return None
 
-    def pick_highlighted(self) -> None:
-        if self.highlighted is not None:
-            self.pick(self.highlighted + 1)
+    def highlighted_choice(self) -> str | None:
+        return None if self.highlighted is None else self.choice(self.highlighted + 1)
 
     def move(self, step: int) -> None:
         if not self.values:
