@@ -105,8 +105,9 @@ class Turn:
         excs = [e for e in facts.get("exceptions") or [] if isinstance(e, dict) and e.get("type")]
         if excs:
             e = excs[-1]
+            kind = str(e["type"]).rsplit(".", 1)[-1]  # errors_impl.ResourceExhaustedError
             msg = str(e.get("message") or "").strip()
-            return _clip(f"{e['type']}: {msg}" if msg else str(e["type"]))
+            return _clip(f"{kind}: {msg}" if msg else kind)
         lines = [
             str(k.get("text", "")) for k in facts.get("key_lines") or [] if isinstance(k, dict)
         ]
