@@ -62,6 +62,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Aguardando o modelo terminar de carregar…",
     ),
     "answer.searching": ("Searching…", "Buscando…"),
+    "answer.superseded": (
+        "Not answered: a newer question was sent before the answer came.",
+        "Sem resposta: uma pergunta mais nova foi enviada antes de a resposta chegar.",
+    ),
     "answer.best": ("Best match", "Melhor correspondência"),
     "answer.confident": ("{pct} confident", "{pct} de confiança"),
     "answer.why": ("Why", "Por quê"),

@@ -44,13 +44,13 @@ def test_answer_with_question(snap_compare, make):
 
 def test_fix_small(snap_compare, make):
     assert snap_compare(
-        make(), terminal_size=SMALL, run_before=steps("paste", "2", "type:100", "enter")
+        make(), terminal_size=SMALL, run_before=steps("paste", "2", "type:100", "1")
     )
 
 
 def test_fix_large(snap_compare, make):
     assert snap_compare(
-        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "enter")
+        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "1")
     )
 
 

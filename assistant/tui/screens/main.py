@@ -246,6 +246,10 @@ class MainScreen(SessionActions, Screen):
         return queries
 
     async def new_query(self, text: str) -> None:
+        pending = self.active(AnswerView)
+        if pending is not None and self.turn is not None and self.turn.answer is None:
+            # superseded before its answer came: say so (it stays in the session, unanswered)
+            await pending.update_view(superseded=True)
         for old in self.query(".turn"):
             for view in old.query("AnswerView, WalkView"):
                 view.disabled = True
@@ -270,6 +274,7 @@ class MainScreen(SessionActions, Screen):
             self.start_search()
         elif not self.failed:
             self.set_status("status.waiting")
+        self.save()  # what was asked is in the session at once, answered or not
         self.refresh_bindings()
 
     async def render_turn(self, focus: bool = True) -> None:
@@ -368,7 +373,7 @@ class MainScreen(SessionActions, Screen):
         return True
 
     def save(self) -> None:
-        if self.turn is None or self.turn.answer is None:
+        if self.turn is None:
             return
         session = self.app.session
         turn = self.turn.to_turn(self.kb)

@@ -67,7 +67,7 @@ def context_lines(kb, lang: str, answer, entry_id: str | None):
 
 class AnswerView(Vertical):
     """Attributes: `answer` (engine.Answer or None while searching), `kb`, `lang`, `entry_id`
-    (the entry being walked), `waiting` (the model is still loading)."""
+    (the entry being walked), `waiting` (the model is still loading), `superseded`."""
 
     def __init__(
         self,
@@ -76,9 +76,11 @@ class AnswerView(Vertical):
         answer=None,
         entry_id: str | None = None,
         waiting: bool = False,
+        superseded: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
+        self.superseded = superseded  # asked, then overtaken by a newer question: never answered
         self.kb, self.lang, self.answer, self.entry_id, self.waiting = (
             kb,
             lang,
@@ -95,6 +97,8 @@ class AnswerView(Vertical):
         a = self.answer
         if a is None:
             key = "answer.waiting" if self.waiting else "answer.searching"
+            if self.superseded:
+                key = "answer.superseded"
             yield Static(t(self.lang, key), classes="pending")
             return
         if not a.results:
