@@ -136,9 +136,9 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         head = f"{i}. {r(step['text'])}" if step.get("text") else f"{i}."
         if step.get("kind") == "command":
             out += [f"{head} _({t['risk']}: {step.get('risk')})_", ""]
-            out += _fence(r(step.get("command", "")), "sh") + [""]
+            out += [*_fence(r(step.get("command", "")), "sh"), ""]
         elif step.get("kind") == "code":
-            out += [head, ""] + _fence(r(step.get("diff", "")), "diff") + [""]
+            out += [head, "", *_fence(r(step.get("diff", "")), "diff"), ""]
         else:
             out += [head, ""]
     if walk.get("check"):

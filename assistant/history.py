@@ -8,6 +8,7 @@ Pure Python: used by the TUI, testable without it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -235,10 +236,8 @@ def atomic_write_text(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     fsync_dir(path.parent)  # make the rename itself durable
 

@@ -3,6 +3,7 @@ unified diff), notes. Plain data, rendered to text by the CLI and to widgets by 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import textwrap
 from dataclasses import asdict, dataclass, field
@@ -33,10 +34,8 @@ def render_text(template: str, values: dict[str, str]) -> str:
     safe = {}
     for name in placeholders.placeholders_in(template):
         if name in values:
-            try:
+            with contextlib.suppress(placeholders.PlaceholderError):
                 safe[name] = placeholders.validate_value(name, values[name])
-            except placeholders.PlaceholderError:
-                pass
     return placeholders.fill(template, safe, quote=False)[0]
 
 

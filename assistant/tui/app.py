@@ -6,9 +6,10 @@ import os
 import subprocess
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from .. import history
 from .i18n import LANGS, locale_lang, t
@@ -34,7 +35,7 @@ class TpuAssistApp(App):
     TITLE = "tpu-assist"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(
         self,

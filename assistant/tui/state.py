@@ -58,7 +58,7 @@ class TurnState:
     feedback: dict[str, str] = field(default_factory=dict)  # "entry/fix node" -> solved|not_solved
     outcome: str = ""  # the last "did this fix it?" answer of the turn: solved | not_solved | ""
 
-    # -- derived ---------------------------------------------------------------------------------
+    # -- derived -----------------------------------------------------------------------------------
 
     def facts_values(self) -> dict[str, str]:
         return dict(getattr(self.answer, "values", None) or {})
@@ -232,7 +232,7 @@ class TurnState:
             return {"1": f"outcome:{SOLVED}", "2": f"outcome:{NOT_SOLVED}"}.get(low)
         return None
 
-    # -- persistence ---------------------------------------------------------------------------------
+    # -- persistence -------------------------------------------------------------------------------
 
     def to_turn(self, kb: KnowledgeBase) -> Turn:
         query, cut = clip_query(self.query)

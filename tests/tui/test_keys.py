@@ -60,7 +60,7 @@ def on_screen(app) -> str:
     for y in sorted(rows):
         line = ""
         for x, text in sorted(rows[y]):
-            line = line.ljust(int(round(x / 12.2))) + text
+            line = line.ljust(round(x / 12.2)) + text
         out.append(line.rstrip())
     return "\n".join(out)
 
@@ -85,7 +85,7 @@ async def walk_to_fix(pilot) -> None:
     await settle(pilot)
 
 
-# -- keystrokes land, complete and in order ----------------------------------------------------------
+# -- keystrokes land, complete and in order --------------------------------------------------------
 
 
 @aio
@@ -211,7 +211,7 @@ async def test_only_the_box_can_take_the_focus(make):
         assert app.focused is screen.prompt
 
 
-# -- the answer stays in view ---------------------------------------------------------------------------
+# -- the answer stays in view ----------------------------------------------------------------------
 
 
 @aio
@@ -245,7 +245,7 @@ async def test_header_follows_the_walked_entry_and_hides_when_the_answer_is_in_v
         assert screen.query_one(AnswerView).answer is not None
 
 
-# -- shell habits ---------------------------------------------------------------------------------------
+# -- shell habits ----------------------------------------------------------------------------------
 
 
 @aio
@@ -286,7 +286,7 @@ async def test_ctrl_u_clears_ctrl_w_deletes_a_word_up_down_recall(make):
         assert app.screen.turn.query == "second question about ssh again"
 
 
-# -- closing the loop -------------------------------------------------------------------------------------
+# -- closing the loop ------------------------------------------------------------------------------
 
 
 @aio
@@ -368,7 +368,7 @@ async def test_no_then_a_candidate_walks_that_entry(make):
         assert screen.turn.path == []
 
 
-# -- the whole fix as a script --------------------------------------------------------------------------------
+# -- the whole fix as a script ---------------------------------------------------------------------
 
 
 @aio
@@ -386,7 +386,7 @@ async def test_f7_copies_the_whole_fix_as_a_commented_script(make):
         assert any(line.startswith(cmd) for line in lines)  # values filled in, not commented
         assert "# risk: read-only" in lines
         assert "#   +GLOBAL_BATCH_SIZE = 64  # a multiple of 64: a multiple of 8 per core" in lines
-        assert all(line.startswith("#") or line.startswith("gcloud") or not line for line in lines)
+        assert all(line.startswith(("#", "gcloud")) or not line for line in lines)
         assert any("whole fix was copied" in str(n.message) for n in app._notifications)
         # single commands are still copied one at a time
         await pilot.press("f5")

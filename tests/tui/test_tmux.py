@@ -52,7 +52,11 @@ def start(cli_env, tmp_path, width: int, height: int) -> str:
         f"{k}={shlex.quote(v)}" for k, v in env.items() if k.startswith(("TPU_ASSIST_", "HF_"))
     )
     # shutil (so Textual) trusts COLUMNS/LINES over the pty; drop any inherited values.
-    command = f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {shlex.quote(sys.executable)} -m assistant --lang en"
+    python = shlex.quote(sys.executable)
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {python} "
+        "-m assistant --lang en"
+    )
     subprocess.run(
         ["tmux", "new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), command],
         check=True,
@@ -164,15 +168,18 @@ def test_answer_in_view_at_80x24_and_a_choice_then_a_number_in_one_burst(cli_env
     assert data["turns"][-1]["path"] == [["generation", "v3"], ["batch", "100"]]
 
 
-def test_real_program_in_tmux(
-cli_env, tmp_path):
+def test_real_program_in_tmux(cli_env, tmp_path):
     session = f"tpu-assist-{uuid.uuid4().hex[:8]}"
     env = {**cli_env, "TPU_ASSIST_DATA_DIR": str(tmp_path / "data"), "TERM": "xterm-256color"}
     exports = " ".join(
         f"{k}={shlex.quote(v)}" for k, v in env.items() if k.startswith(("TPU_ASSIST_", "HF_"))
     )
     # shutil (so Textual) trusts COLUMNS/LINES over the pty; drop any inherited values.
-    command = f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {shlex.quote(sys.executable)} -m assistant --lang en"
+    python = shlex.quote(sys.executable)
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {python} "
+        "-m assistant --lang en"
+    )
     trace = tmp_path / "trace.txt"
     trace.write_text(HBM_TRACE + "\n")
     subprocess.run(

@@ -4,11 +4,12 @@ routes every message its children post (they never reach sideways)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -66,7 +67,7 @@ def relabel(node, lang: str) -> None:
 
 class MainScreen(SessionActions, Screen):
     AUTO_FOCUS = "#prompt"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f3", "back", "Back"),
         Binding("f4", "restart", "Restart"),
         Binding("f5", "copy", "Copy"),
@@ -390,7 +391,7 @@ class MainScreen(SessionActions, Screen):
                 t(self.lang, "history.saved_failed", error=str(exc)), severity="error", markup=False
             )
 
-    # -- keys ----------------------------------------------------------------------------------------
+    # -- keys --------------------------------------------------------------------------------------
 
     def _screen_keys(self) -> dict[str, str]:
         return {b.key: b.action for b in Binding.make_bindings(self.BINDINGS)}
@@ -423,7 +424,7 @@ class MainScreen(SessionActions, Screen):
         if self.focused is not None and self.focused is not self.prompt:
             self.set_focus(self.prompt, scroll_visible=False)
 
-    # -- messages from children ---------------------------------------------------------------------
+    # -- messages from children --------------------------------------------------------------------
 
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
@@ -458,9 +459,9 @@ class MainScreen(SessionActions, Screen):
             targets = blocks if blocks and self.walk_kind == "fix" else list(lists)[-1:]
             for widget in (*lists, *blocks):
                 widget.set_class(entering and widget in targets, "-in-list")
-            if entering and lists and targets == list(lists)[-1:]:
-                if lists.last().highlighted is None:
-                    lists.last().highlighted = 0
+            choosing = entering and lists and targets == list(lists)[-1:]
+            if choosing and lists.last().highlighted is None:
+                lists.last().highlighted = 0
             return
         if blocks and self.walk_kind == "fix":
             if message.key in ("up", "down"):

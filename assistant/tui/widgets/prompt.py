@@ -25,8 +25,10 @@ typed in front of it, so a 300-line trace — or 10 MB — never fills the edito
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
@@ -48,7 +50,7 @@ def _text_area_keys() -> dict[str, str]:
 
 
 class PromptInput(TextArea):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Shown in the footer and the help; the keys themselves are handled in `_on_key`.
         Binding("ctrl+j", "newline", "New line"),
     ]
@@ -98,7 +100,7 @@ class PromptInput(TextArea):
             return False  # let F6 / F7 reach the screen
         return super().check_action(action, parameters)
 
-    # -- attributes set by the screen ---------------------------------------------------------------
+    # -- attributes set by the screen --------------------------------------------------------------
 
     def set_list(self, kind: str, choices: int) -> None:
         """What is shown above the box: the kind of list Tab enters, and options digits pick."""
@@ -116,7 +118,7 @@ class PromptInput(TextArea):
             self.remove_class("-in-list")
             self.post_message(self.ListKey("leave"))
 
-    # -- keys ----------------------------------------------------------------------------------------
+    # -- keys --------------------------------------------------------------------------------------
 
     async def _on_key(self, event: events.Key) -> None:
         handled = await self._key(event)
@@ -177,7 +179,7 @@ class PromptInput(TextArea):
             return True
         return False  # printable keys: TextArea inserts them
 
-    # -- recall ---------------------------------------------------------------------------------------
+    # -- recall ------------------------------------------------------------------------------------
 
     def _recalling(self) -> bool:
         if not self.recall:
@@ -206,7 +208,7 @@ class PromptInput(TextArea):
         self._recall_at = at
         self.move_cursor(self.document.end)
 
-    # -- actions --------------------------------------------------------------------------------------
+    # -- actions -----------------------------------------------------------------------------------
 
     def action_submit(self) -> None:
         text = self.text

@@ -21,9 +21,10 @@ class ChoiceList(OptionList, can_focus=False):
     """Options of a choice question (or of "did this fix it?" and what to try next).
 
     It never takes the focus — the message box keeps it, so no key typed while the list is
-    shown goes astray: the box turns digits, and ↑↓ Enter after Tab, into messages the screen
-    hands to the screen, which asks `choice()`. A click picks an option (`Answered`). `purpose` says what picking one means:
-    "answer" (the open question), "outcome" (yes / no) or "alternative" (what to try instead).
+    shown goes astray: the box turns digits, and ↑↓ Enter after Tab, into messages for the
+    screen, which asks `choice()`. A click picks an option (`Answered`). `purpose` says what
+    picking one means: "answer" (the open question), "outcome" (yes / no) or "alternative"
+    (what to try instead).
     """
 
     class Answered(Message):
