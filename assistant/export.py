@@ -79,6 +79,10 @@ def _query_block(query: str) -> str:
 
 
 def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
+    return _turn_body(turn, lang, t, r) + _outcome(turn, t)
+
+
+def _turn_body(turn: Turn, lang: str, t: dict, r) -> list[str]:
     out = [f"## {t['question']}", ""]
     lines = turn.query.splitlines()
     out += _fence(r(_query_block(turn.query)), "text")
@@ -145,7 +149,6 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         out += [f"**{t['check']}:** {r(walk['check'])}", ""]
     if walk.get("missing"):
         out += [f"{t['unfilled']}: " + ", ".join(f"`{m}`" for m in walk["missing"]), ""]
-    out += _outcome(turn, t)
     return out
 
 

@@ -92,7 +92,7 @@ class Turn:
             overrides={str(k): str(v) for k, v in overrides.items()},
             walk=d.get("walk") or {},
             query_truncated=bool(d.get("query_truncated")),
-            outcome=d.get("outcome") if d.get("outcome") in OUTCOMES else "",
+            outcome=str(d["outcome"]) if d.get("outcome") in OUTCOMES else "",
             feedback={
                 str(k): str(v) for k, v in (d.get("feedback") or {}).items() if v in OUTCOMES
             },

@@ -328,8 +328,8 @@ class MainScreen(SessionActions, Screen):
     def sync_prompt(self) -> None:
         """Tell the message box what is shown above it (attributes down)."""
         walk_view = self.active(WalkView)
-        lists = walk_view.query(ChoiceList) if walk_view is not None else []
-        options = len(lists.last().values) if lists else 0
+        lists = list(walk_view.query(ChoiceList)) if walk_view is not None else []
+        options = len(lists[-1].values) if lists else 0
         if self.walk_kind == "fix":
             kind = "commands" if walk_view.query(CommandBlock) else ("choice" if options else "")
         else:
@@ -442,12 +442,12 @@ class MainScreen(SessionActions, Screen):
 
     async def on_prompt_input_pick(self, message: PromptInput.Pick) -> None:
         view = self.active(WalkView)
-        lists = view.query(ChoiceList) if view is not None else []
-        value = lists.last().choice(message.number) if lists else None
+        lists = list(view.query(ChoiceList)) if view is not None else []
+        value = lists[-1].choice(message.number) if lists else None
         if value is None:
             self.sync_prompt()
             return
-        await self.picked(value, lists.last().purpose)
+        await self.picked(value, lists[-1].purpose)
 
     async def on_prompt_input_list_key(self, message: PromptInput.ListKey) -> None:
         view = self.active(WalkView)
@@ -544,7 +544,9 @@ class MainScreen(SessionActions, Screen):
         self.notify(t(self.lang, f"loop.saved.{value}"), timeout=3)
 
     async def try_alternative(self, number: int) -> None:
-        alternatives = self.turn.alternatives(self.kb, self.lang) if self.turn else []
+        if self.turn is None:
+            return
+        alternatives = self.turn.alternatives(self.kb, self.lang)
         if not 1 <= number <= len(alternatives):
             self.turn.error = t(self.lang, "loop.no_such", n=len(alternatives))
             await self.render_turn(focus=False)
