@@ -234,7 +234,7 @@ class TurnState:
 
     # -- persistence -------------------------------------------------------------------------------
 
-    def to_turn(self, kb: KnowledgeBase) -> Turn:
+    def to_turn(self, kb: KnowledgeBase | None) -> Turn:
         query, cut = clip_query(self.query)
         turn = Turn(
             query=query,
@@ -246,7 +246,7 @@ class TurnState:
             outcome=self.outcome,
             feedback=dict(self.feedback),
         )
-        entry = kb.get(self.entry_id) if self.entry_id else None
+        entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
         if entry is not None:
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
             try:

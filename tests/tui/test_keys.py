@@ -132,6 +132,36 @@ async def test_burst_at_launch_before_the_model_is_ready(engine, hist_dir):
 
 
 @aio
+async def test_a_question_sent_before_the_engine_even_exists_is_kept(engine, hist_dir):
+    """As in the real program: no engine object at all until the loading worker builds it."""
+    from assistant.tui.app import make_app
+
+    gate = threading.Event()
+    app = make_app(engine=None, lang="en", history_dir=hist_dir)
+
+    def get_engine():
+        assert gate.wait(timeout=60), "gate never opened"
+        app.engine = engine
+        return engine
+
+    app.get_engine = get_engine  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            burst(app, QUESTION + "\n")
+            await pilot.pause()
+            await pilot.pause()
+            assert app.engine is None and app.screen.turn.query == QUESTION
+            assert saved(hist_dir)["turns"][0]["query"] == QUESTION  # saved at once, no crash
+            gate.set()
+            await settle(pilot)
+            assert app.screen.turn.answer is not None
+            turn = saved(hist_dir)["turns"][0]
+            assert turn["query"] == QUESTION and turn["answer"]
+    finally:
+        gate.set()
+
+
+@aio
 async def test_choice_then_number_in_one_burst(make):
     app = make()
     async with app.run_test(size=SIZE) as pilot:

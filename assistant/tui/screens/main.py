@@ -98,7 +98,9 @@ class MainScreen(SessionActions, Screen):
 
     @property
     def kb(self):
-        return self.app.engine.kb
+        """The knowledge base — None until the engine exists (the first moments after launch)."""
+        engine = self.app.engine
+        return engine.kb if engine is not None else None
 
     # -- layout ------------------------------------------------------------------------------------
 
