@@ -160,7 +160,8 @@ def test_answer_in_view_at_80x24_and_a_choice_then_a_number_in_one_burst(cli_env
         assert "% confident" in screen
         assert "signature 'hbm-used-limit'" in screen  # the first reason
         tmux("send-keys", "-t", session, "2100", "Enter")  # v3, then batch 100, in one burst
-        wait_for(session, "multiples of 128?", 30)
+        wait_for(session, "Your answers: generation = v3 › batch = 100", 30)
+        wait_for(session, "Are your feature dimensions", 30)
         wait_until(session, box_is_empty, "an empty box", 10)
         data = quit_and_load(session, tmp_path)
     finally:
@@ -204,9 +205,13 @@ def test_real_program_in_tmux(cli_env, tmp_path):
         # session below, which holds exactly what was shown.
         wait_for(session, "multiples of 128?", 30)
         tmux("send-keys", "-t", session, "1")
-        screen = wait_for(session, "Lower the batch size to a multiple of 64 that fits", 30)
+        wait_for(session, "Lower the batch size to a multiple of 64 that fits", 30)
+        # the fix is scrolled to its top once laid out: wait for that frame
+        screen = wait_for(
+            session, "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b"
+        )
         assert "read-only" in screen
-        assert "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b" in screen
+        assert "Lower the batch size to a multiple of 64 that fits" in screen
         tmux("send-keys", "-t", session, "C-q")
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and session in tmux("list-sessions"):
