@@ -105,6 +105,24 @@ async def test_burst_while_options_are_shown_goes_to_the_box_and_enter_sends_it(
 
 
 @aio
+async def test_in_the_option_list_arrows_pick_and_typing_goes_to_the_box(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await paste(pilot)
+        keys(app, "tab", "down", "down", "up")  # into the options: the second is highlighted
+        burst(app, QUESTION + "\n")  # typing leaves the list: spaces and all go to the box
+        await settle(pilot)
+        assert screen.turn.query == QUESTION and screen.prompt.text == ""
+        await paste(pilot)
+        keys(app, "tab", "down", "enter")  # Enter in the list (empty box) picks
+        await settle(pilot)
+        assert screen.turn.path == [("generation", "v3")]
+        assert app.focused is screen.prompt
+
+
+@aio
 async def test_burst_at_launch_before_the_model_is_ready(engine, hist_dir):
     from assistant.tui.app import make_app
 
