@@ -52,8 +52,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.yours": ("your own entry", "entrada sua"),
     "msg.lines": ("{n} lines", "{n} linhas"),
     "msg.key_lines": ("key lines of {n}", "linhas-chave de {n}"),
-    "msg.expand": ("▸ show all {n} lines (Enter)", "▸ mostrar as {n} linhas (Enter)"),
-    "msg.collapse": ("▾ show key lines only (Enter)", "▾ mostrar só as linhas-chave (Enter)"),
+    "msg.expand": ("▸ show all {n} lines (F8)", "▸ mostrar as {n} linhas (F8)"),
+    "msg.collapse": ("▾ show key lines only (F8)", "▾ mostrar só as linhas-chave (F8)"),
     "msg.cut": ("… {n} more lines not shown", "… mais {n} linhas não mostradas"),
     "msg.skipped": ("⋮", "⋮"),
     # answer
@@ -262,6 +262,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "| F5 (c in the list) | copy the selected command |\n"
         "| F7 | copy the whole fix as a shell script |\n"
         "| F6 | edit values (TPU name, zone, project…) |\n"
+        "| F8 | show the whole last message / its key lines only |\n"
         "| PgUp / PgDn, Ctrl+Home / Ctrl+End | scroll the conversation |\n"
         "| F2 | Português / English |\n| Ctrl+O | history |\n| Ctrl+S | export as Markdown |\n"
         "| Ctrl+P | all commands |\n| F1 | this help |\n| Ctrl+Q | quit |\n\n"
@@ -289,6 +290,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "| F5 (c na lista) | copiar o comando selecionado |\n"
         "| F7 | copiar a correção inteira como script de shell |\n"
         "| F6 | editar valores (nome da TPU, zona, projeto…) |\n"
+        "| F8 | mostrar a última mensagem inteira / só as linhas-chave |\n"
         "| PgUp / PgDn, Ctrl+Home / Ctrl+End | rolar a conversa |\n"
         "| F2 | Português / English |\n| Ctrl+O | histórico |\n| Ctrl+S | exportar em Markdown |\n"
         "| Ctrl+P | todos os comandos |\n| F1 | esta ajuda |\n| Ctrl+Q | sair |\n\n"

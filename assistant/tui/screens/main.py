@@ -72,6 +72,7 @@ class MainScreen(SessionActions, Screen):
         Binding("f4", "restart", "Restart"),
         Binding("f5", "copy", "Copy"),
         Binding("f7", "script", "Script"),
+        Binding("f8", "toggle", "Expand", show=False),
         Binding("f6", "values", "Values"),
         Binding("f1", "help", "Help"),
         Binding("f2", "language", "Português"),
