@@ -43,6 +43,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Pick an option above — or type an answer or a new question",
         "Escolha uma opção acima — ou digite a resposta ou uma nova pergunta",
     ),
+    "prompt.outcome": (
+        "Did it work? 1 yes · 2 no — or ask a new question",
+        "Funcionou? 1 sim · 2 não — ou faça outra pergunta",
+    ),
+    "prompt.alternative": (
+        "Pick what to try next by its number — or ask a new question",
+        "Escolha pelo número o que tentar agora — ou faça outra pergunta",
+    ),
     "prompt.number": (
         "Type the number and press Enter — or ask a new question",
         "Digite o número e tecle Enter — ou faça outra pergunta",

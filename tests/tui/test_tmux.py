@@ -41,6 +41,8 @@ PLACEHOLDERS = (
     "Paste an error or describe the problem",
     "Pick an option above",
     "Type the number and press Enter",
+    "Did it work? 1 yes",
+    "Pick what to try next",
 )
 
 

@@ -177,6 +177,13 @@ class MainScreen(SessionActions, Screen):
         key = {"question-choice": "prompt.choice", "question-number": "prompt.number"}.get(
             self.walk_kind, "prompt.placeholder"
         )
+        if self.walk_kind == "fix":
+            view = self.active(WalkView)
+            lists = list(view.query(ChoiceList)) if view is not None else []
+            purpose = lists[-1].purpose if lists else ""
+            key = {"outcome": "prompt.outcome", "alternative": "prompt.alternative"}.get(
+                purpose, key
+            )
         self.prompt.placeholder = t(self.lang, key)
 
     # -- workers -----------------------------------------------------------------------------------
