@@ -23,7 +23,8 @@ def _session(tmp_path, outcome: str = "solved") -> history.Session:
                 "facts": {
                     "exceptions": [
                         {
-                            "type": "tensorflow.python.framework.errors_impl.ResourceExhaustedError",
+                            "type": "tensorflow.python.framework.errors_impl."
+                            "ResourceExhaustedError",
                             "message": "Ran out of memory in memory space hbm; used: 9.82G.",
                         }
                     ]

@@ -291,7 +291,8 @@ async def test_huge_paste_does_not_freeze(make):
 
     app = make()
     big = ("INFO:root:step ok loss=0.1 " * 4 + "\n") * 100_000  # ~10 MB
-    big += "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 9.82G; limit: 7.48G.\n"
+    big += "ResourceExhaustedError: Ran out of memory in memory space hbm; "
+    big += "used: 9.82G; limit: 7.48G.\n"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         t0 = time.monotonic()
