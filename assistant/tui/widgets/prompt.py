@@ -168,7 +168,7 @@ class PromptInput(TextArea):
         if key in ("up", "down") and self._recalling():
             self._recall(-1 if key == "up" else 1)
             return True
-        if ch and ch.isdigit() and not self.text and 1 <= int(ch) <= self.choices:
+        if ch and ch in "123456789" and not self.text and int(ch) <= self.choices:
             # The question is answered: until the screen shows the next one, digits are text.
             self.choices = 0
             self.post_message(self.Pick(int(ch)))
