@@ -145,8 +145,13 @@ class Session:
 
     @property
     def title(self) -> str:
-        """The session's name in lists (English): see `name`."""
-        return self.name("en")
+        """The first meaningful line of the first question, as typed or pasted (kept for
+        scripts reading `history list --json`; lists show `name`)."""
+        for turn in self.turns:
+            for line in turn.query.splitlines():
+                if line.strip():
+                    return line.strip()[:100]
+        return ""
 
     def main_turn(self) -> Turn | None:
         """The turn a session is about: the last one that matched an entry, else the last one."""

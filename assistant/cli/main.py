@@ -295,7 +295,8 @@ def cmd_history(args) -> int:
                 rows.append(
                     {
                         "id": s.id,
-                        "title": s.name(lang),
+                        "name": s.name(lang),
+                        "title": s.title,
                         "entry": main_turn.entry_id if main_turn else None,
                         "entry_title": main_turn.entry_title(lang) if main_turn else "",
                         "key_line": main_turn.key_line() if main_turn else "",

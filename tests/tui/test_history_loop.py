@@ -78,6 +78,7 @@ def test_history_list_shows_the_name_and_the_outcome(tmp_path, run_cli, cli_env)
     assert "I0302" not in out
     rows = json.loads(run_cli("history", "list", "--json", env=env).stdout)
     assert rows[0]["outcome"] == "solved" and rows[0]["entry"] == "hbm-oom"
+    assert rows[0]["name"].startswith("Out of TPU memory (HBM) — ResourceExhaustedError")
     assert rows[0]["key_line"].startswith("ResourceExhaustedError: Ran out of memory")
     pt = run_cli("--lang", "pt", "history", "list", env=env).stdout.decode()
     assert "resolvido" in pt and "Falta de memória na TPU (HBM)" in pt
