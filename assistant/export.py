@@ -32,6 +32,11 @@ LABELS = {
         "advice": "Advice",
         "open": "Open question",
         "values": "Values",
+        "outcome": "Outcome",
+        "solved": "solved",
+        "not_solved": "not solved",
+        "tried": "Fixes tried",
+        "script": "The fix as a shell script",
     },
     "pt": {
         "title": "Sessão do tpu-assist",
@@ -50,6 +55,11 @@ LABELS = {
         "advice": "Recomendações",
         "open": "Pergunta em aberto",
         "values": "Valores",
+        "outcome": "Resultado",
+        "solved": "resolvido",
+        "not_solved": "não resolvido",
+        "tried": "Correções tentadas",
+        "script": "A correção como script de shell",
     },
 }
 
@@ -69,6 +79,10 @@ def _query_block(query: str) -> str:
 
 
 def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
+    return _turn_body(turn, lang, t, r) + _outcome(turn, t)
+
+
+def _turn_body(turn: Turn, lang: str, t: dict, r) -> list[str]:
     out = [f"## {t['question']}", ""]
     lines = turn.query.splitlines()
     out += _fence(r(_query_block(turn.query)), "text")
@@ -126,15 +140,27 @@ def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
         head = f"{i}. {r(step['text'])}" if step.get("text") else f"{i}."
         if step.get("kind") == "command":
             out += [f"{head} _({t['risk']}: {step.get('risk')})_", ""]
-            out += _fence(r(step.get("command", "")), "sh") + [""]
+            out += [*_fence(r(step.get("command", "")), "sh"), ""]
         elif step.get("kind") == "code":
-            out += [head, ""] + _fence(r(step.get("diff", "")), "diff") + [""]
+            out += [head, "", *_fence(r(step.get("diff", "")), "diff"), ""]
         else:
             out += [head, ""]
     if walk.get("check"):
         out += [f"**{t['check']}:** {r(walk['check'])}", ""]
     if walk.get("missing"):
         out += [f"{t['unfilled']}: " + ", ".join(f"`{m}`" for m in walk["missing"]), ""]
+    return out
+
+
+def _outcome(turn: Turn, t: dict) -> list[str]:
+    """The answer to "did this fix it?", and each fix tried when there was more than one."""
+    out: list[str] = []
+    if turn.outcome:
+        out += [f"**{t['outcome']}:** {t[turn.outcome]}", ""]
+    if len(turn.feedback) > 1:
+        out += [f"{t['tried']}:"]
+        out += [f"- `{key}`: {t[value]}" for key, value in turn.feedback.items()]
+        out.append("")
     return out
 
 

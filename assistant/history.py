@@ -8,8 +8,10 @@ Pure Python: used by the TUI, testable without it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import secrets
 import tempfile
 import time
@@ -21,6 +23,13 @@ from . import paths
 from .fsutil import fsync_dir
 
 FORMAT = 1
+OUTCOMES = ("solved", "not_solved")
+NAME_MAX = 100  # characters of a key line in a session's name
+_ERRORISH = re.compile(
+    r"error|exception|fail|fatal|cannot|can't|unable|refused|timed? ?out|denied|killed|"
+    r"oom|out of memory|not found|invalid|erro|falh|não",
+    re.IGNORECASE,
+)
 QUERY_MAX = 200_000  # characters of a query kept in a session (a 10 MB paste keeps its head+tail)
 
 
@@ -40,6 +49,8 @@ class Turn:
     overrides: dict[str, str] = field(default_factory=dict)  # values the person set
     walk: dict[str, dict] = field(default_factory=dict)  # {"en": Walk.to_dict("en"), "pt": ...}
     query_truncated: bool = False
+    outcome: str = ""  # the answer to "did this fix it?": "solved" | "not_solved" | "" (not asked)
+    feedback: dict[str, str] = field(default_factory=dict)  # "entry/fix node" -> outcome
 
     def to_dict(self) -> dict:
         return {
@@ -51,6 +62,8 @@ class Turn:
             "path": [list(p) for p in self.path],
             "overrides": self.overrides,
             "walk": self.walk,
+            "outcome": self.outcome,
+            "feedback": self.feedback,
         }
 
     @classmethod
@@ -63,7 +76,7 @@ class Turn:
             for p in path
         ):
             raise SessionError("'path' must be a list of [node, value] pairs")
-        for name in ("answer", "titles", "overrides", "walk"):
+        for name in ("answer", "titles", "overrides", "walk", "feedback"):
             if not isinstance(d.get(name) or {}, dict):
                 raise SessionError(f"'{name}' must be an object")
         entry_id = d.get("entry_id")
@@ -79,7 +92,47 @@ class Turn:
             overrides={str(k): str(v) for k, v in overrides.items()},
             walk=d.get("walk") or {},
             query_truncated=bool(d.get("query_truncated")),
+            outcome=str(d["outcome"]) if d.get("outcome") in OUTCOMES else "",
+            feedback={
+                str(k): str(v) for k, v in (d.get("feedback") or {}).items() if v in OUTCOMES
+            },
         )
+
+    def key_line(self) -> str:
+        """The line of the question that matters: the last exception of a trace (its type and
+        message), else the first line that reads like an error, else the first line — with log
+        prefixes (timestamps, glog/absl headers, shell prompts) stripped."""
+        facts = (self.answer or {}).get("facts") or {}
+        excs = [e for e in facts.get("exceptions") or [] if isinstance(e, dict) and e.get("type")]
+        if excs:
+            e = excs[-1]
+            kind = str(e["type"]).rsplit(".", 1)[-1]  # errors_impl.ResourceExhaustedError
+            msg = str(e.get("message") or "").strip()
+            return _clip(f"{kind}: {msg}" if msg else kind)
+        lines = [
+            str(k.get("text", "")) for k in facts.get("key_lines") or [] if isinstance(k, dict)
+        ]
+        if not lines:
+            from .text.normalize import normalize
+
+            try:
+                lines = list(normalize(self.query[:20_000]).lines)
+            except Exception:  # a name for a list must never fail
+                lines = self.query[:20_000].splitlines()
+        lines = [line.strip() for line in lines if line.strip()]
+        for line in lines:
+            if _ERRORISH.search(line):
+                return _clip(line)
+        return _clip(lines[0]) if lines else ""
+
+    def entry_title(self, lang: str = "en") -> str:
+        """The title of the entry walked (or of the best match)."""
+        if self.titles:
+            return self.titles.get(lang) or self.titles.get("en") or ""
+        results = (self.answer or {}).get("results") or []
+        if results and not (self.answer or {}).get("abstained"):
+            return str(results[0].get("title") or "")
+        return ""
 
 
 @dataclass
@@ -92,12 +145,37 @@ class Session:
 
     @property
     def title(self) -> str:
-        """The first meaningful line of the first question (for lists)."""
+        """The first meaningful line of the first question, as typed or pasted (kept for
+        scripts reading `history list --json`; lists show `name`)."""
         for turn in self.turns:
             for line in turn.query.splitlines():
                 if line.strip():
                     return line.strip()[:100]
         return ""
+
+    def main_turn(self) -> Turn | None:
+        """The turn a session is about: the last one that matched an entry, else the last one."""
+        for turn in reversed(self.turns):
+            if turn.entry_id or turn.entry_title():
+                return turn
+        return self.turns[-1] if self.turns else None
+
+    def name(self, lang: str = "en") -> str:
+        """What matters, not the first line of a paste: "<entry title> — <key line>"."""
+        turn = self.main_turn()
+        if turn is None:
+            return ""
+        title, line = turn.entry_title(lang), turn.key_line()
+        return f"{title} — {line}" if title and line else title or line
+
+    @property
+    def outcome(self) -> str:
+        """ "solved" / "not_solved" as the person said at the end of a fix ("" if never asked):
+        that of the main turn, else the last one given."""
+        turn = self.main_turn()
+        if turn is not None and turn.outcome:
+            return turn.outcome
+        return next((t.outcome for t in reversed(self.turns) if t.outcome), "")
 
     def to_dict(self) -> dict:
         return {
@@ -123,6 +201,11 @@ class Session:
             raise SessionError("'turns' must be a list")
         lang = d.get("lang") if d.get("lang") in ("en", "pt") else "en"
         return cls(d["id"], d["created"], d["updated"], lang, [Turn.from_dict(t) for t in turns])
+
+
+def _clip(line: str) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= NAME_MAX else line[: NAME_MAX - 1] + "…"
 
 
 def _now() -> str:
@@ -158,10 +241,8 @@ def atomic_write_text(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     fsync_dir(path.parent)  # make the rename itself durable
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import textwrap
 from dataclasses import asdict, dataclass, field
 
 from . import placeholders
@@ -116,3 +117,51 @@ def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]
         elif isinstance(step, NoteStep):
             out.append(RenderedStep("note", text, missing=in_text))
     return out
+
+
+def _comment(text: str, prefix: str = "# ", width: int = 88) -> list[str]:
+    """Text as shell comments; prose is wrapped, a diff (prefix "#   ") is kept line for line."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if prefix == "# " and len(line) > width:
+            out += [prefix + part for part in textwrap.wrap(line, width - len(prefix))]
+        else:
+            out.append((prefix + line).rstrip())
+    return out
+
+
+def fix_script(
+    steps: list[RenderedStep],
+    title: str,
+    lang: str = "en",
+    check: str = "",
+    context: list[str] | None = None,
+) -> str:
+    """The whole fix as one commented shell script: every command in order, each under its step's
+    text and its risk label; code changes and notes as comments; placeholders still unfilled are
+    named at the top (they stay `{name}` in the commands). Nothing in it was run."""
+    from .strings import t
+
+    missing = sorted({m for s in steps for m in s.missing})
+    out = ["#!/bin/sh", f"# tpu-assist — {title}"]
+    out += [f"# {line}" for line in context or []]
+    out.append("# " + t(lang, "script.not_run"))
+    if missing:
+        out.append("# " + t(lang, "script.missing", names=", ".join(missing)))
+    for i, step in enumerate(steps, start=1):
+        out.append("")
+        head = f"{i}. {step.text}" if step.text else f"{i}."
+        if step.kind == "command":
+            out += _comment(head)
+            out.append("# " + t(lang, "script.risk", risk=t(lang, f"risk.{step.risk}")))
+            out.append(step.command or "")
+        elif step.kind == "code":
+            out += _comment(head)
+            out.append("# " + t(lang, "script.code", file=step.file or step.language or "code"))
+            out += _comment(step.diff or "", "#   ")
+        else:
+            out += _comment(head)
+    if check:
+        out.append("")
+        out += _comment(t(lang, "script.check", check=check))
+    return "\n".join(out) + "\n"

@@ -357,6 +357,31 @@ STRINGS: dict[str, tuple[str, str]] = {
         "context: TPU evidence ({what}) keeps the TPU entries in play",
         "contexto: há evidência de TPU ({what}), então as entradas de TPU continuam valendo",
     ),
+    # the fix as a shell script (render.fix_script)
+    "script.not_run": (
+        "Nothing here was run by tpu-assist: read each step, then run it yourself.",
+        "O tpu-assist não executou nada daqui: leia cada passo e execute você mesmo.",
+    ),
+    "script.missing": (
+        "Still to fill in (left as {{name}} below): {names}",
+        "Ainda a preencher (ficaram como {{nome}} abaixo): {names}",
+    ),
+    "script.risk": ("risk: {risk}", "risco: {risk}"),
+    "script.code": (
+        "code change ({file}) — edit your code as this diff shows:",
+        "mudança de código ({file}) — edite o seu código como mostra este diff:",
+    ),
+    "script.check": ("Check: {check}", "Verificação: {check}"),
+    "risk.read-only": ("read-only", "somente leitura"),
+    "risk.changes-state": ("changes state", "altera o estado"),
+    "risk.destructive": (
+        "DESTRUCTIVE — deletes or recreates something",
+        "DESTRUTIVO — apaga ou recria algo",
+    ),
+    # outcomes of a fix ("did this fix it?"), in history lists and exports
+    "outcome.solved": ("solved", "resolvido"),
+    "outcome.not_solved": ("not solved", "não resolvido"),
+    "outcome.open": ("open", "em aberto"),
 }
 
 

@@ -363,25 +363,33 @@ def cmd_history(args) -> int:
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.history_command == "list":
+        from ..strings import t
+
+        lang = _lang(args) or "en"
         if args.json:
-            print(
-                json.dumps(
-                    [
-                        {
-                            "id": s.id,
-                            "title": s.title,
-                            "created": s.created,
-                            "updated": s.updated,
-                            "turns": len(s.turns),
-                        }
-                        for s in sessions
-                    ],
-                    ensure_ascii=False,
+            rows = []
+            for s in sessions:
+                main_turn = s.main_turn()
+                rows.append(
+                    {
+                        "id": s.id,
+                        "name": s.name(lang),
+                        "title": s.title,
+                        "entry": main_turn.entry_id if main_turn else None,
+                        "entry_title": main_turn.entry_title(lang) if main_turn else "",
+                        "key_line": main_turn.key_line() if main_turn else "",
+                        "outcome": s.outcome or None,
+                        "created": s.created,
+                        "updated": s.updated,
+                        "turns": len(s.turns),
+                    }
                 )
-            )
+            print(json.dumps(rows, ensure_ascii=False))
         else:
             for n, s in enumerate(sessions, start=1):
-                print(f"{n:3}. {s.id}  {s.updated[:16].replace('T', ' ')}  {s.title}")
+                status = t(lang, f"outcome.{s.outcome or 'open'}")
+                when = s.updated[:16].replace("T", " ")
+                print(f"{n:3}. {s.id}  {when}  {status:<13}  {s.name(lang)}")
         return EXIT_OK
     if args.history_command == "export":
         key = args.session

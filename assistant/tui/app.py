@@ -6,9 +6,10 @@ import os
 import subprocess
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from .. import history
 from .i18n import LANGS, locale_lang, t
@@ -23,6 +24,7 @@ PALETTE = [
     ("back", "key.back", "cmd.back"),
     ("restart", "key.restart", "cmd.restart"),
     ("copy", "key.copy", "cmd.copy"),
+    ("script", "key.script", "cmd.script"),
     ("values", "key.values", "cmd.values"),
     ("toggle", "key.toggle", "cmd.expand"),
     ("new", "key.new", "cmd.new"),
@@ -33,7 +35,7 @@ class TpuAssistApp(App):
     TITLE = "tpu-assist"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(
         self,
@@ -58,8 +60,9 @@ class TpuAssistApp(App):
             self.engine = Engine(user_dirs=self.user_dirs)
         return self.engine
 
-    def on_mount(self) -> None:
-        self.push_screen(MainScreen())
+    def get_default_screen(self) -> MainScreen:
+        # The first screen from the start (not pushed later): no key can arrive before it.
+        return MainScreen()
 
     # -- clipboard ---------------------------------------------------------------------------------
 
@@ -78,8 +81,9 @@ class TpuAssistApp(App):
             self._tmux_clipboard = out == "on"
         return self._tmux_clipboard
 
-    def copy_command(self, command: str) -> None:
-        """Copy with OSC 52, and say plainly when the terminal cannot receive it."""
+    def copy_command(self, command: str, what: str = "command") -> None:
+        """Copy with OSC 52, and say plainly when the terminal cannot receive it. `what`:
+        "command" or "script" (the whole fix), for the message."""
         if os.environ.get("TERM", "") == "dumb":
             self.notify(t(self.lang, "copy.dumb"), severity="warning", markup=False, timeout=8)
             return
@@ -87,9 +91,10 @@ class TpuAssistApp(App):
         if os.environ.get("TMUX") and not self.tmux_clipboard():
             self.notify(t(self.lang, "copy.tmux"), severity="warning", markup=False, timeout=10)
         elif self.is_headless:
-            self.notify(t(self.lang, "copied"))
+            self.notify(t(self.lang, "copied.script" if what == "script" else "copied"))
         else:
-            self.notify(t(self.lang, "copy.sent"), timeout=4)
+            key = "copy.sent.script" if what == "script" else "copy.sent"
+            self.notify(t(self.lang, key), timeout=4)
 
     # -- command palette ---------------------------------------------------------------------------
 

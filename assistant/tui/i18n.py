@@ -43,6 +43,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Pick an option above — or type an answer or a new question",
         "Escolha uma opção acima — ou digite a resposta ou uma nova pergunta",
     ),
+    "prompt.outcome": (
+        "Did it work? 1 yes · 2 no — or ask a new question",
+        "Funcionou? 1 sim · 2 não — ou faça outra pergunta",
+    ),
+    "prompt.alternative": (
+        "Pick what to try next by its number — or ask a new question",
+        "Escolha pelo número o que tentar agora — ou faça outra pergunta",
+    ),
     "prompt.number": (
         "Type the number and press Enter — or ask a new question",
         "Digite o número e tecle Enter — ou faça outra pergunta",
@@ -52,8 +60,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.yours": ("your own entry", "entrada sua"),
     "msg.lines": ("{n} lines", "{n} linhas"),
     "msg.key_lines": ("key lines of {n}", "linhas-chave de {n}"),
-    "msg.expand": ("▸ show all {n} lines (Enter)", "▸ mostrar as {n} linhas (Enter)"),
-    "msg.collapse": ("▾ show key lines only (Enter)", "▾ mostrar só as linhas-chave (Enter)"),
+    "msg.expand": ("▸ show all {n} lines (F8)", "▸ mostrar as {n} linhas (F8)"),
+    "msg.collapse": ("▾ show key lines only (F8)", "▾ mostrar só as linhas-chave (F8)"),
     "msg.cut": ("… {n} more lines not shown", "… mais {n} linhas não mostradas"),
     "msg.skipped": ("⋮", "⋮"),
     # answer
@@ -62,6 +70,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Aguardando o modelo terminar de carregar…",
     ),
     "answer.searching": ("Searching…", "Buscando…"),
+    "answer.superseded": (
+        "Not answered: a newer question was sent before the answer came.",
+        "Sem resposta: uma pergunta mais nova foi enviada antes de a resposta chegar.",
+    ),
     "answer.best": ("Best match", "Melhor correspondência"),
     "answer.confident": ("{pct} confident", "{pct} de confiança"),
     "answer.why": ("Why", "Por quê"),
@@ -97,8 +109,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "walk.title": ("Guided fix", "Correção guiada"),
     "walk.path": ("Your answers", "Suas respostas"),
     "walk.choice_hint": (
-        "1–{n} or ↑↓ Enter · F3 back · F4 restart",
-        "1–{n} ou ↑↓ Enter · F3 voltar · F4 recomeçar",
+        "1–{n} picks (in the empty box) · Tab ↑↓ Enter · F3 back · F4 restart",
+        "1–{n} escolhe (com a caixa vazia) · Tab ↑↓ Enter · F3 voltar · F4 recomeçar",
     ),
     "walk.number_hint": (
         "Type the number in the box below and press Enter.",
@@ -111,8 +123,45 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Ainda a preencher: {names} — tecle F6 para definir",
     ),
     "walk.copy_hint": (
-        "c / F5 copy the selected command · ↑↓ select · F6 edit values",
-        "c / F5 copiar o comando selecionado · ↑↓ selecionar · F6 editar valores",
+        "F5 copy the selected command (Tab ↑↓ select, c copy) · F7 copy the whole fix as a "
+        "script · F6 edit values",
+        "F5 copia o comando selecionado (Tab ↑↓ seleciona, c copia) · F7 copia a correção "
+        "inteira como script · F6 editar valores",
+    ),
+    # closing the loop
+    "loop.ask": ("Did this fix it?", "Isso resolveu?"),
+    "loop.yes": ("Yes — it works now", "Sim — agora funciona"),
+    "loop.no": ("No — still failing", "Não — continua falhando"),
+    "loop.ask_hint": (
+        "1 / 2 in the empty box, or type yes / no",
+        "1 / 2 com a caixa vazia, ou digite sim / não",
+    ),
+    "loop.solved": (
+        "Solved — saved in this session. Ask another question any time.",
+        "Resolvido — registrado nesta sessão. Pergunte outra coisa quando quiser.",
+    ),
+    "loop.not_solved": (
+        "Not solved yet — try one of these:",
+        "Ainda não resolvido — tente uma destas:",
+    ),
+    "loop.nothing_else": (
+        "Nothing else in the knowledge base fits. Describe what you see now, or paste the new "
+        "error, and ask again.",
+        "Nada mais na base de conhecimento se encaixa. Descreva o que vê agora, ou cole o novo "
+        "erro, e pergunte de novo.",
+    ),
+    "loop.alt_hint": (
+        "1–{n} in the empty box · or type yes if it works after all",
+        "1–{n} com a caixa vazia · ou digite sim se funcionou afinal",
+    ),
+    "loop.kind.branch": ("Same problem, other answers", "Mesmo problema, outras respostas"),
+    "loop.kind.related": ("Related", "Relacionado"),
+    "loop.kind.candidate": ("Other candidate", "Outro candidato"),
+    "loop.saved.solved": ("Marked as solved.", "Marcado como resolvido."),
+    "loop.saved.not_solved": ("Marked as not solved.", "Marcado como não resolvido."),
+    "loop.no_such": (
+        "There is no such option (1–{n}).",
+        "Não existe essa opção (1–{n}).",
     ),
     "walk.related": ("Related", "Relacionado"),
     "walk.error": (
@@ -124,6 +173,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "risk.destructive": ("destructive", "destrutivo"),
     # notifications
     "copied": ("Copied to the clipboard.", "Copiado para a área de transferência."),
+    "copied.script": (
+        "The whole fix was copied as a shell script.",
+        "A correção inteira foi copiada como script de shell.",
+    ),
+    "copy.sent.script": (
+        "The whole fix was copied as a shell script (OSC 52 — if your terminal does not support "
+        "it, nothing arrives).",
+        "A correção inteira foi copiada como script de shell (OSC 52 — se o terminal não "
+        "suportar, nada chega).",
+    ),
     "copy.none": ("No command to copy here.", "Não há comando para copiar aqui."),
     "copy.dumb": (
         "This terminal (TERM=dumb) cannot receive the clipboard. Select the command with "
@@ -168,6 +227,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # modals
     "history.title": ("History — past sessions", "Histórico — sessões anteriores"),
     "history.empty": ("No saved sessions yet.", "Nenhuma sessão salva ainda."),
+    "history.solved": ("solved", "resolvido"),
+    "history.not_solved": ("not solved", "não resolvido"),
     "history.help": (
         "↑↓ select · Enter open · Esc close",
         "↑↓ selecionar · Enter abrir · Esc fechar",
@@ -190,33 +251,55 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.title": ("Help", "Ajuda"),
     "help.body": (
         "## How it works\n\n"
-        "1. Paste an error or log (it arrives as one message) or describe the problem, then press **Enter**.\n"
+        "1. Paste an error or log (it arrives as one message) or describe the problem, then "
+        "press **Enter**.\n"
         "2. Read the best match, how confident it is and why. Other candidates are one key away.\n"
-        "3. Answer the questions of the guided fix; you get commands and code changes with your values.\n\n"
+        "3. Answer the questions of the guided fix; you get commands and code changes with "
+        "your values.\n"
+        "4. Say whether it worked: *yes* marks it solved; *no* offers the other fixes, related "
+        "entries and candidates.\n\n"
         "Nothing is ever executed: copy a command and run it yourself.\n\n"
         "## Keys\n\n"
         "| key | action |\n|---|---|\n"
         "| Enter | send / answer |\n| Ctrl+J | new line in the message |\n"
-        "| 1–9, ↑↓ Enter | pick an option |\n| Alt+1 … Alt+3 | walk another candidate |\n"
+        "| Ctrl+U / Ctrl+W | clear the box / delete the word before the cursor |\n"
+        "| ↑ ↓ (empty box) | earlier questions of this session |\n"
+        "| 1–9 (empty box) | pick an option |\n| Alt+1 … Alt+3 | walk another candidate |\n"
+        "| Tab, then ↑↓ Enter | select an option or a command (Tab / Esc: back to typing) |\n"
         "| F3 | back one question |\n| F4 | restart the questions |\n"
-        "| c, F5 | copy the selected command |\n| F6 | edit values (TPU name, zone, project…) |\n"
-        "| Tab / Shift+Tab | move between the message box, options and commands |\n"
+        "| F5 (c in the list) | copy the selected command |\n"
+        "| F7 | copy the whole fix as a shell script |\n"
+        "| F6 | edit values (TPU name, zone, project…) |\n"
+        "| F8 | show the whole last message / its key lines only |\n"
+        "| PgUp / PgDn, Ctrl+Home / Ctrl+End | scroll the conversation |\n"
         "| F2 | Português / English |\n| Ctrl+O | history |\n| Ctrl+S | export as Markdown |\n"
         "| Ctrl+P | all commands |\n| F1 | this help |\n| Ctrl+Q | quit |\n\n"
         "Risk labels: **read-only** only looks, **changes state** modifies something, "
         "**destructive** deletes or recreates. Sessions are saved in `{data}`.",
         "## Como funciona\n\n"
-        "1. Cole um erro ou log (chega como uma só mensagem) ou descreva o problema e tecle **Enter**.\n"
-        "2. Veja a melhor correspondência, a confiança e o porquê. Outros candidatos estão a uma tecla.\n"
-        "3. Responda às perguntas da correção guiada; você recebe comandos e mudanças de código com os seus valores.\n\n"
+        "1. Cole um erro ou log (chega como uma só mensagem) ou descreva o problema e tecle "
+        "**Enter**.\n"
+        "2. Veja a melhor correspondência, a confiança e o porquê. Outros candidatos estão a "
+        "uma tecla.\n"
+        "3. Responda às perguntas da correção guiada; você recebe comandos e mudanças de "
+        "código com os seus valores.\n"
+        "4. Diga se funcionou: *sim* marca como resolvido; *não* oferece as outras correções, "
+        "entradas relacionadas e candidatos.\n\n"
         "Nada é executado: copie um comando e rode você mesmo.\n\n"
         "## Teclas\n\n"
         "| tecla | ação |\n|---|---|\n"
         "| Enter | enviar / responder |\n| Ctrl+J | nova linha na mensagem |\n"
-        "| 1–9, ↑↓ Enter | escolher uma opção |\n| Alt+1 … Alt+3 | seguir outro candidato |\n"
+        "| Ctrl+U / Ctrl+W | limpar a caixa / apagar a palavra antes do cursor |\n"
+        "| ↑ ↓ (caixa vazia) | perguntas anteriores desta sessão |\n"
+        "| 1–9 (caixa vazia) | escolher uma opção |\n| Alt+1 … Alt+3 | seguir outro candidato |\n"
+        "| Tab, depois ↑↓ Enter | selecionar uma opção ou um comando "
+        "(Tab / Esc: voltar a digitar) |\n"
         "| F3 | voltar uma pergunta |\n| F4 | recomeçar as perguntas |\n"
-        "| c, F5 | copiar o comando selecionado |\n| F6 | editar valores (nome da TPU, zona, projeto…) |\n"
-        "| Tab / Shift+Tab | alternar entre a caixa de mensagem, opções e comandos |\n"
+        "| F5 (c na lista) | copiar o comando selecionado |\n"
+        "| F7 | copiar a correção inteira como script de shell |\n"
+        "| F6 | editar valores (nome da TPU, zona, projeto…) |\n"
+        "| F8 | mostrar a última mensagem inteira / só as linhas-chave |\n"
+        "| PgUp / PgDn, Ctrl+Home / Ctrl+End | rolar a conversa |\n"
         "| F2 | Português / English |\n| Ctrl+O | histórico |\n| Ctrl+S | exportar em Markdown |\n"
         "| Ctrl+P | todos os comandos |\n| F1 | esta ajuda |\n| Ctrl+Q | sair |\n\n"
         "Riscos: **somente leitura** só consulta, **altera o estado** modifica algo, "
@@ -233,6 +316,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.back": ("Back", "Voltar"),
     "key.restart": ("Restart", "Recomeçar"),
     "key.copy": ("Copy", "Copiar"),
+    "key.script": ("Script", "Script"),
     "key.values": ("Values", "Valores"),
     "key.quit": ("Quit", "Sair"),
     "key.command_palette": ("palette", "comandos"),
@@ -252,6 +336,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmd.back": ("Go back one question", "Voltar uma pergunta"),
     "cmd.restart": ("Start the questions again", "Começar as perguntas de novo"),
     "cmd.copy": ("Copy the selected command (OSC 52)", "Copiar o comando selecionado (OSC 52)"),
+    "cmd.script": (
+        "Copy the whole fix as one commented shell script (OSC 52)",
+        "Copiar a correção inteira como um script de shell comentado (OSC 52)",
+    ),
     "cmd.values": (
         "Edit TPU name, zone, project and other values",
         "Editar nome da TPU, zona, projeto e outros valores",

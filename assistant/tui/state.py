@@ -8,11 +8,43 @@ from dataclasses import dataclass, field
 
 from ..history import Turn, clip_query
 from ..kb import KnowledgeBase
-from ..kb.schema import ChoiceNode, NumberNode
+from ..kb.schema import ChoiceNode, FixNode, NumberNode
 from ..placeholders import PlaceholderError, validate_value
-from ..walk import Walk, WalkError, walk
+from ..render import render_text
+from ..walk import Walk, WalkError, all_paths, walk
 
 _NUMBERISH = re.compile(r"^[-+]?[0-9][0-9_,]*(?:\.[0-9]+)?$")
+_YES = {
+    "y",
+    "yes",
+    "yes it works",
+    "it works",
+    "fixed",
+    "solved",
+    "s",
+    "sim",
+    "resolvido",
+    "funcionou",
+}
+_NO = {"n", "no", "not", "nope", "still failing", "não", "nao", "ainda não", "ainda nao"}
+SOLVED, NOT_SOLVED = "solved", "not_solved"
+MAX_BRANCHES, MAX_RELATED, MAX_CANDIDATES = 4, 3, 2
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Something else to try when a fix did not work: another branch of the same tree
+    (`path` leads to its fix), a related entry, or a runner-up candidate (walked from its start)."""
+
+    kind: str  # "branch" | "related" | "candidate"
+    entry_id: str
+    title: str
+    path: tuple[tuple[str, str], ...] = ()
+    confidence: float | None = None
+
+    @property
+    def value(self) -> str:
+        return f"{self.kind}:{self.entry_id}:" + "|".join(f"{n}={v}" for n, v in self.path)
 
 
 @dataclass
@@ -23,8 +55,10 @@ class TurnState:
     path: list[tuple[str, str]] = field(default_factory=list)
     overrides: dict[str, str] = field(default_factory=dict)
     error: str = ""  # the last refused answer, shown under the question
+    feedback: dict[str, str] = field(default_factory=dict)  # "entry/fix node" -> solved|not_solved
+    outcome: str = ""  # the last "did this fix it?" answer of the turn: solved | not_solved | ""
 
-    # -- derived ---------------------------------------------------------------------------------
+    # -- derived -----------------------------------------------------------------------------------
 
     def facts_values(self) -> dict[str, str]:
         return dict(getattr(self.answer, "values", None) or {})
@@ -38,6 +72,68 @@ class TurnState:
     def node(self, kb: KnowledgeBase):
         w = self.current_walk(kb)
         return w.node if w is not None and w.kind == "question" else None
+
+    def fix_key(self, kb: KnowledgeBase) -> str | None:
+        """ "entry/node" of the fix reached, or None while a question is open."""
+        try:
+            w = self.current_walk(kb)
+        except (WalkError, PlaceholderError):
+            return None
+        return f"{w.entry.id}/{w.node_id}" if w is not None and w.kind == "fix" else None
+
+    def fix_feedback(self, kb: KnowledgeBase) -> str:
+        """The answer to "did this fix it?" for the fix shown now ("" if not asked yet)."""
+        key = self.fix_key(kb)
+        return self.feedback.get(key, "") if key else ""
+
+    def alternatives(self, kb: KnowledgeBase, lang: str) -> list[Alternative]:
+        """What to try when the fix shown did not work, best first: the other fixes of the same
+        tree (reached by the answers closest to the person's), the entries the fix and the entry
+        name as related, and the runner-up candidates of the answer."""
+        try:
+            w = self.current_walk(kb)
+        except (WalkError, PlaceholderError):
+            return []
+        if w is None:
+            return []
+        entry, out, seen = w.entry, [], {w.entry.id}
+        mine = set(self.path)
+        branches: dict[str, tuple[int, tuple[tuple[str, str], ...], str]] = {}
+        for answers in all_paths(entry):
+            try:
+                other = walk(entry, answers, values=self.facts_values(), overrides=self.overrides)
+            except (WalkError, PlaceholderError):
+                continue
+            if other.kind != "fix" or other.node_id == w.node_id:
+                continue
+            shared = len(mine & set(other.path))
+            best = branches.get(other.node_id)
+            if best is None or shared > best[0]:
+                title = render_text(other.node.title.get(lang), other.values)
+                branches[other.node_id] = (shared, tuple(other.path), title)
+        for _node, (_shared, path, title) in list(branches.items())[:MAX_BRANCHES]:
+            out.append(Alternative("branch", entry.id, title, path))
+        node = w.node
+        related = list(node.related) if isinstance(node, FixNode) else []
+        n = 0
+        for rid in [*related, *entry.related]:
+            other_entry = kb.get(rid)
+            if other_entry is None or rid in seen or n >= MAX_RELATED:
+                continue
+            seen.add(rid)
+            n += 1
+            out.append(Alternative("related", rid, other_entry.title.get(lang)))
+        answer = self.answer
+        n = 0
+        for result in getattr(answer, "results", None) or []:
+            if result.id in seen or n >= MAX_CANDIDATES:
+                continue
+            other_entry = kb.get(result.id)
+            seen.add(result.id)
+            n += 1
+            title = other_entry.title.get(lang) if other_entry else result.title
+            out.append(Alternative("candidate", result.id, title, confidence=result.confidence))
+        return out
 
     # -- changes -----------------------------------------------------------------------------------
 
@@ -60,6 +156,24 @@ class TurnState:
         self.path = list(nxt.path)
         self.error = ""
         return nxt
+
+    def set_outcome(self, kb: KnowledgeBase, value: str) -> bool:
+        """Record the answer to "did this fix it?" for the fix shown now."""
+        key = self.fix_key(kb)
+        if key is None or value not in (SOLVED, NOT_SOLVED):
+            return False
+        self.feedback[key] = value
+        self.outcome = value
+        self.error = ""
+        return True
+
+    def try_alternative(self, alt: Alternative) -> None:
+        if alt.kind == "branch":
+            self.entry_id = alt.entry_id
+            self.path = [tuple(p) for p in alt.path]  # type: ignore[misc]
+            self.error = ""
+        else:
+            self.choose(alt.entry_id)
 
     def back(self) -> bool:
         self.error = ""
@@ -86,8 +200,10 @@ class TurnState:
         """Free text typed while a question is open: the answer it clearly is, or None (a query)."""
         node = self.node(kb)
         s = text.strip()
-        if node is None or not s or "\n" in s:
+        if not s or "\n" in s:
             return None
+        if node is None:
+            return self.interpret_outcome(kb, s)
         if isinstance(node, NumberNode):
             return s if _NUMBERISH.match(s) else None
         if isinstance(node, ChoiceNode):
@@ -100,9 +216,25 @@ class TurnState:
                     return opt.value
         return None
 
-    # -- persistence ---------------------------------------------------------------------------------
+    def interpret_outcome(self, kb: KnowledgeBase, text: str) -> str | None:
+        """At a fix: "yes" / "no" (English or Portuguese) answer "did this fix it?"; once answered
+        "no", a bare number picks what to try next. Returns "outcome:<value>" / "alt:<n>"."""
+        if self.fix_key(kb) is None:
+            return None
+        low = text.strip().lower().rstrip(".!)")
+        if low in _YES:
+            return f"outcome:{SOLVED}"
+        if low in _NO:
+            return f"outcome:{NOT_SOLVED}"
+        if low.isdigit() and len(low) <= 2:
+            if self.fix_feedback(kb) == NOT_SOLVED:
+                return f"alt:{low}"
+            return {"1": f"outcome:{SOLVED}", "2": f"outcome:{NOT_SOLVED}"}.get(low)
+        return None
 
-    def to_turn(self, kb: KnowledgeBase) -> Turn:
+    # -- persistence -------------------------------------------------------------------------------
+
+    def to_turn(self, kb: KnowledgeBase | None) -> Turn:
         query, cut = clip_query(self.query)
         turn = Turn(
             query=query,
@@ -111,8 +243,10 @@ class TurnState:
             entry_id=self.entry_id,
             path=[list(p) for p in self.path],
             overrides=dict(self.overrides),
+            outcome=self.outcome,
+            feedback=dict(self.feedback),
         )
-        entry = kb.get(self.entry_id) if self.entry_id else None
+        entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
         if entry is not None:
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
             try:
@@ -131,6 +265,8 @@ class TurnState:
             entry_id=turn.entry_id,
             path=[(a, b) for a, b in turn.path],
             overrides=dict(turn.overrides),
+            feedback=dict(turn.feedback),
+            outcome=turn.outcome,
         )
 
 

@@ -55,8 +55,8 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
         shown = text_of(app)
         assert "Out of TPU memory (HBM)" in shown and "confident" in shown
         assert "hbm_used=9.82G" in shown and "tpu_name=my-tpu" in shown
-        # generation: a choice, focused; the number key picks v3
-        assert isinstance(app.focused, ChoiceList)
+        # generation: a choice; the box keeps the focus and a digit in the empty box picks v3
+        assert app.focused is screen.prompt and screen.query(ChoiceList)
         await pilot.press("2")
         await settle(pilot)
         assert screen.turn.path == [("generation", "v3")]
@@ -68,8 +68,11 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
         shown = text_of(app)
         assert "use 64 or 128" in shown and "8 / 16 per core" in shown
         assert "generation = v3 › batch = 100" in shown
-        # padding: arrows + enter
-        assert isinstance(app.focused, ChoiceList)
+        # padding: Tab enters the options, Enter picks the highlighted one
+        assert app.focused is screen.prompt
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.query(ChoiceList).last().has_class("-in-list")
         await pilot.press("enter")  # first option: yes
         await settle(pilot)
         assert screen.turn.path[-1] == ("padding", "yes")
@@ -77,9 +80,10 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
         assert "Lower the batch size to a multiple of 64" in shown
         assert "read-only" in shown and "GLOBAL_BATCH_SIZE = 64" in shown
         assert "gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b" in shown
-        # copy the selected command
-        assert isinstance(app.focused, CommandBlock)
-        await pilot.press("c")
+        # copy the selected command: Tab enters the commands, `c` copies the selected one
+        assert app.focused is screen.prompt
+        assert screen.query(CommandBlock).first().has_class("selected")
+        await pilot.press("tab", "c")
         await pilot.pause()
         assert app.clipboard.startswith("gcloud compute tpus tpu-vm describe my-tpu")
         assert any("Copied" in str(n.message) for n in app._notifications)
@@ -209,7 +213,7 @@ async def test_export_file(make, tmp_path):
             await pilot.press(key)
             await settle(pilot)
         await type_and_send(pilot, "100")
-        await pilot.press("enter")
+        await pilot.press("1")  # padding: yes (a digit in the empty box picks)
         await settle(pilot)
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -287,7 +291,8 @@ async def test_huge_paste_does_not_freeze(make):
 
     app = make()
     big = ("INFO:root:step ok loss=0.1 " * 4 + "\n") * 100_000  # ~10 MB
-    big += "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 9.82G; limit: 7.48G.\n"
+    big += "ResourceExhaustedError: Ran out of memory in memory space hbm; "
+    big += "used: 9.82G; limit: 7.48G.\n"
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         t0 = time.monotonic()

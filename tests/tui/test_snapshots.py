@@ -44,13 +44,13 @@ def test_answer_with_question(snap_compare, make):
 
 def test_fix_small(snap_compare, make):
     assert snap_compare(
-        make(), terminal_size=SMALL, run_before=steps("paste", "2", "type:100", "enter")
+        make(), terminal_size=SMALL, run_before=steps("paste", "2", "type:100", "1")
     )
 
 
 def test_fix_large(snap_compare, make):
     assert snap_compare(
-        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "enter")
+        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "1")
     )
 
 
@@ -62,3 +62,9 @@ def test_abstention_large(snap_compare, make):
 
 def test_portuguese_question_large(snap_compare, make):
     assert snap_compare(make("pt"), terminal_size=LARGE, run_before=steps("paste", "2"))
+
+
+def test_fix_not_solved_offers_alternatives_large(snap_compare, make):
+    assert snap_compare(
+        make(), terminal_size=LARGE, run_before=steps("paste", "2", "type:100", "1", "2")
+    )

@@ -4,11 +4,12 @@ routes every message its children post (they never reach sideways)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -19,12 +20,12 @@ from ... import history
 from ...placeholders import PlaceholderError
 from ...walk import WalkError
 from ..i18n import STRINGS, t
-from ..state import TurnState
-from ..widgets.answer import AnswerView, CandidateLink
+from ..state import NOT_SOLVED, TurnState
+from ..widgets.answer import AnswerView, CandidateLink, context_lines
 from ..widgets.findings import CheckTurns  # issue 14: pasted code becomes a findings turn
 from ..widgets.message import UserMessage
 from ..widgets.prompt import PromptInput
-from ..widgets.walkview import ChoiceList, CommandBlock, TypeAhead, WalkView
+from ..widgets.walkview import ChoiceList, CommandBlock, WalkView
 from .modals import HelpScreen
 from .session import SessionActions
 
@@ -49,6 +50,11 @@ class SearchDone(Message):
         self.seq, self.answer, self.error, self.keep = seq, answer, error, keep
 
 
+# Keys that type into the message box: if one reaches the screen itself, nothing had the focus
+# yet (the very first moments after launch) and the screen hands it to the box.
+TYPING_KEYS = frozenset({"enter", "backspace", "delete", "ctrl+j", "ctrl+u", "ctrl+w", "tab"})
+
+
 def relabel(node, lang: str) -> None:
     """Binding descriptions in the current language (the footer reads them)."""
     for key, bindings in node._bindings.key_to_bindings.items():
@@ -61,10 +67,13 @@ def relabel(node, lang: str) -> None:
 
 
 class MainScreen(SessionActions, CheckTurns, Screen):
-    BINDINGS = [
+    AUTO_FOCUS = "#prompt"
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f3", "back", "Back"),
         Binding("f4", "restart", "Restart"),
         Binding("f5", "copy", "Copy"),
+        Binding("f7", "script", "Script"),
+        Binding("f8", "toggle", "Expand", show=False),
         Binding("f6", "values", "Values"),
         Binding("f1", "help", "Help"),
         Binding("f2", "language", "Português"),
@@ -91,7 +100,9 @@ class MainScreen(SessionActions, CheckTurns, Screen):
 
     @property
     def kb(self):
-        return self.app.engine.kb
+        """The knowledge base — None until the engine exists (the first moments after launch)."""
+        engine = self.app.engine
+        return engine.kb if engine is not None else None
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -100,7 +111,13 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             yield Static("tpu-assist", id="app-name")
             yield Static("", id="status")
             yield Static("", id="lang-tag")
-        with VerticalScroll(id="conversation"), Vertical(id="welcome"):
+        with Vertical(id="context"):
+            with Horizontal(id="context-head"):
+                yield Static("", id="context-title")
+                yield Static("", id="context-confidence")
+            yield Static("", id="context-why")
+        # Nothing but the message box takes the focus on this screen (see widgets/prompt.py).
+        with VerticalScroll(id="conversation", can_focus=False), Vertical(id="welcome"):
             yield Static("", id="welcome-title")
             yield Static("", id="welcome-body")
             yield Static("", id="welcome-keys")
@@ -109,7 +126,9 @@ class MainScreen(SessionActions, CheckTurns, Screen):
 
     def on_mount(self) -> None:
         self.apply_lang()
-        self.query_one(PromptInput).focus()
+        self.set_focus(self.prompt, scroll_visible=False)  # at once: no key may find no focus
+        self.query_one("#context").display = False
+        self.watch(self.conversation, "scroll_y", self.update_context, init=False)
         # Start loading once the first frame is up: importing torch in the worker holds the GIL for
         # a second or so, and the screen should be drawn and answering keys before that begins.
         # An engine handed in already warm (tests, embedding) has nothing slow left to do.
@@ -159,6 +178,13 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         key = {"question-choice": "prompt.choice", "question-number": "prompt.number"}.get(
             self.walk_kind, "prompt.placeholder"
         )
+        if self.walk_kind == "fix":
+            view = self.active(WalkView)
+            lists = list(view.query(ChoiceList)) if view is not None else []
+            purpose = lists[-1].purpose if lists else ""
+            key = {"outcome": "prompt.outcome", "alternative": "prompt.alternative"}.get(
+                purpose, key
+            )
         self.prompt.placeholder = t(self.lang, key)
 
     # -- workers -----------------------------------------------------------------------------------
@@ -224,7 +250,18 @@ class MainScreen(SessionActions, CheckTurns, Screen):
 
     # -- turns -------------------------------------------------------------------------------------
 
+    def session_queries(self) -> list[str]:
+        """The questions of the session, oldest first (Up at an empty box recalls them)."""
+        queries = [turn.query for turn in self.app.session.turns]
+        if self.turn is not None and self.turn_index >= len(self.app.session.turns):
+            queries.append(self.turn.query)  # asked, not answered (so not saved) yet
+        return queries
+
     async def new_query(self, text: str) -> None:
+        pending = self.active(AnswerView)
+        if pending is not None and self.turn is not None and self.turn.answer is None:
+            # superseded before its answer came: say so (it stays in the session, unanswered)
+            await pending.update_view(superseded=True)
         for old in self.query(".turn"):
             for view in old.query("AnswerView, WalkView"):
                 view.disabled = True
@@ -233,7 +270,10 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         self.seq += 1
         self.turn_index = len(self.app.session.turns)
         self.walk_kind = ""
+        self.prompt.set_list("", 0)
+        self.prompt.recall = self.session_queries()
         self.update_placeholder()
+        self.update_context()
         box = Vertical(classes="turn")
         await self.conversation.mount(box)
         await box.mount(
@@ -246,9 +286,12 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             self.start_search()
         elif not self.failed:
             self.set_status("status.waiting")
+        self.save()  # what was asked is in the session at once, answered or not
         self.refresh_bindings()
 
     async def render_turn(self, focus: bool = True) -> None:
+        """Show the active turn as its state says. `focus`: also scroll to what needs the person
+        now (the open question, or the top of the fix)."""
         turn, walk, error = self.turn, None, ""
         try:
             walk = turn.current_walk(self.kb)
@@ -258,7 +301,18 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         await answer_view.update_view(
             kb=self.kb, lang=self.lang, answer=turn.answer, entry_id=turn.entry_id, waiting=False
         )
-        await walk_view.update_view(walk=walk, lang=self.lang, error=turn.error or error)
+        feedback = turn.fix_feedback(self.kb) if walk is not None and walk.kind == "fix" else ""
+        alternatives = turn.alternatives(self.kb, self.lang) if feedback == NOT_SOLVED else []
+        await walk_view.update_view(
+            walk=walk,
+            lang=self.lang,
+            error=turn.error or error,
+            selected=0,
+            feedback=feedback,
+            alternatives=alternatives,
+        )
+        for title in answer_view.query("CollapsibleTitle"):
+            title.can_focus = False  # clicked, not focused: the box keeps the keyboard
         self.walk_kind = ""
         if walk is not None:
             self.walk_kind = (
@@ -266,17 +320,15 @@ class MainScreen(SessionActions, CheckTurns, Screen):
                 if walk.kind == "fix"
                 else ("question-choice" if walk_view.query(ChoiceList) else "question-number")
             )
+        self.sync_prompt()
         self.update_placeholder()
+        self.update_context()
         self.refresh_bindings()
+        # Once the new layout (and the scroll below) is on screen, whether the answer is in view.
+        self.call_after_refresh(self.call_after_refresh, self.update_context)
         if not focus:
             return
-        if self.walk_kind == "question-choice":
-            walk_view.query_one(ChoiceList).focus()
-        elif self.walk_kind == "fix" and walk_view.query(CommandBlock):
-            walk_view.query(CommandBlock).first().focus(scroll_visible=False)
-        else:
-            self.prompt.focus(scroll_visible=False)
-        if self.walk_kind == "fix" and walk_view.query(".fix-title"):
+        if self.walk_kind == "fix" and walk_view.query(".fix-title") and not feedback:
             title = walk_view.query_one(".fix-title")  # the fix starts at the top of the view
             self.call_after_refresh(
                 self.conversation.scroll_to_widget, title, top=True, animate=False
@@ -284,8 +336,56 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         else:
             self.call_after_refresh(self.conversation.scroll_end, animate=False)
 
+    def sync_prompt(self) -> None:
+        """Tell the message box what is shown above it (attributes down)."""
+        walk_view = self.active(WalkView)
+        lists = list(walk_view.query(ChoiceList)) if walk_view is not None else []
+        options = len(lists[-1].values) if lists else 0
+        if self.walk_kind == "fix":
+            kind = "commands" if walk_view.query(CommandBlock) else ("choice" if options else "")
+        else:
+            kind = "choice" if options else ""
+        self.prompt.set_list(kind, options)
+
+    def update_context(self, *_args) -> None:
+        """The sticky header: the active turn's match, confidence and first reason, shown while
+        the answer itself is scrolled out of view."""
+        box = self.query_one("#context")
+        turn = self.turn
+        lines = (
+            context_lines(self.kb, self.lang, turn.answer, turn.entry_id)
+            if turn is not None and turn.answer is not None
+            else None
+        )
+        if lines is None or self._answer_in_view():
+            box.display = False
+            return
+        head, conf, conf_class, second = lines
+        self.query_one("#context-title", Static).update(head)
+        confidence = self.query_one("#context-confidence", Static)
+        confidence.update(Text(conf))
+        for cls in ("conf-high", "conf-mid", "conf-low"):
+            confidence.set_class(cls == conf_class, cls)
+        self.query_one("#context-why", Static).update(second)
+        box.display = True
+
+    def _answer_in_view(self) -> bool:
+        """Whether the active answer's title and first reason are on screen."""
+        view = self.active(AnswerView)
+        if view is None:
+            return False
+        parts = view.query(".title, .why")
+        if not parts:
+            return False
+        area = self.conversation.content_region
+        for part in parts:
+            region = part.region
+            if not region or region.y < area.y or region.bottom > area.bottom:
+                return False
+        return True
+
     def save(self) -> None:
-        if self.turn is None or self.turn.answer is None:
+        if self.turn is None:
             return
         session = self.app.session
         turn = self.turn.to_turn(self.kb)
@@ -302,14 +402,52 @@ class MainScreen(SessionActions, CheckTurns, Screen):
                 t(self.lang, "history.saved_failed", error=str(exc)), severity="error", markup=False
             )
 
-    # -- messages from children ---------------------------------------------------------------------
+    # -- keys --------------------------------------------------------------------------------------
+
+    def _screen_keys(self) -> dict[str, str]:
+        return {b.key: b.action for b in Binding.make_bindings(self.BINDINGS)}
+
+    async def on_key(self, event: events.Key) -> None:
+        """Keys reach the screen when the message box does not use them (F-keys, Alt+N…), or —
+        only in the first moments after launch — when nothing had the focus yet. The screen runs
+        its own bindings here, in its own queue, so an action runs after every message the keys
+        before it caused (a binding left to the app would run as soon as the app saw the key)."""
+        if event.is_printable or event.key in TYPING_KEYS or event.key in ("up", "down"):
+            event.stop()
+            event.prevent_default()
+            if self.focused is not self.prompt:
+                self.set_focus(self.prompt, scroll_visible=False)
+            self.prompt.post_message(events.Key(event.key, event.character))
+            return
+        action = self._screen_keys().get(event.key)
+        if action is None:
+            return
+        name, _, args = action.partition("(")
+        params = (int(args.rstrip(")")),) if args else ()
+        if self.check_action(name, params) is False:
+            return
+        event.stop()
+        event.prevent_default()
+        await self.run_action(action)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A click on something focusable that slipped through: the keyboard stays with the box.
+        if self.focused is not None and self.focused is not self.prompt:
+            self.set_focus(self.prompt, scroll_visible=False)
+
+    # -- messages from children --------------------------------------------------------------------
 
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
         if self.turn is not None and self.turn.answer is not None and not message.pasted:
             raw = self.turn.interpret(self.kb, text)
             if raw is not None:
-                await self.apply_answer(raw)
+                if raw.startswith("outcome:"):
+                    await self.record_outcome(raw.partition(":")[2])
+                elif raw.startswith("alt:"):
+                    await self.try_alternative(int(raw.partition(":")[2]))
+                else:
+                    await self.apply_answer(raw)
                 return
         # -- issue 14: Python code or `tpu-assist check` output opens a findings turn --------
         if await self.check_turn(text):
@@ -317,24 +455,91 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         # -- end of issue 14 -------------------------------------------------------------------
         await self.new_query(text)
 
-    async def on_choice_list_answered(self, message: ChoiceList.Answered) -> None:
-        await self.apply_answer(message.value)
+    async def on_prompt_input_pick(self, message: PromptInput.Pick) -> None:
+        view = self.active(WalkView)
+        lists = list(view.query(ChoiceList)) if view is not None else []
+        value = lists[-1].choice(message.number) if lists else None
+        if value is None:
+            self.sync_prompt()
+            return
+        await self.picked(value, lists[-1].purpose)
 
-    def on_type_ahead(self, message: TypeAhead) -> None:
-        self.prompt.focus()
-        self.prompt.insert(message.character)
+    async def on_prompt_input_list_key(self, message: PromptInput.ListKey) -> None:
+        view = self.active(WalkView)
+        if view is None:
+            return
+        lists, blocks = view.query(ChoiceList), list(view.query(CommandBlock))
+        if message.key in ("enter", "leave"):
+            entering = message.key == "enter"
+            targets = blocks if blocks and self.walk_kind == "fix" else list(lists)[-1:]
+            for widget in (*lists, *blocks):
+                widget.set_class(entering and widget in targets, "-in-list")
+            choosing = entering and lists and targets == list(lists)[-1:]
+            if choosing and lists.last().highlighted is None:
+                lists.last().highlighted = 0
+            return
+        if blocks and self.walk_kind == "fix":
+            if message.key in ("up", "down"):
+                self.select_command(view, view.selected + (1 if message.key == "down" else -1))
+            elif message.key in ("select", "copy"):
+                self.app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
+            return
+        if lists:
+            if message.key in ("up", "down"):
+                lists.last().move(1 if message.key == "down" else -1)
+            elif message.key == "select":
+                value = lists.last().highlighted_choice()
+                if value is not None:
+                    await self.picked(value, lists.last().purpose)
+
+    def on_prompt_input_scroll(self, message: PromptInput.Scroll) -> None:
+        conversation = self.conversation
+        {
+            "pageup": conversation.scroll_page_up,
+            "pagedown": conversation.scroll_page_down,
+            "ctrl+home": conversation.scroll_home,
+            "ctrl+end": conversation.scroll_end,
+        }[message.key](animate=False)
+
+    def select_command(self, view: WalkView, index: int) -> None:
+        blocks = list(view.query(CommandBlock))
+        if not blocks:
+            return
+        view.selected = max(0, min(len(blocks) - 1, index))
+        for i, block in enumerate(blocks):
+            block.set_class(i == view.selected, "selected")
+        blocks[view.selected].scroll_visible(animate=False)
+
+    async def on_choice_list_answered(self, message: ChoiceList.Answered) -> None:
+        await self.picked(message.value, message.purpose)  # a click
+
+    async def picked(self, value: str, purpose: str) -> None:
+        """An option of the active list was picked (digit, Enter in the list, or a click)."""
+        if self.turn is None or self.turn.answer is None:
+            return
+        if purpose == "outcome":
+            await self.record_outcome(value)
+        elif purpose == "alternative":
+            await self.try_alternative(int(value) + 1)
+        else:
+            await self.apply_answer(value)
 
     async def on_candidate_link_chosen(self, message: CandidateLink.Chosen) -> None:
         if self.turn is not None and self.turn.answer is not None:
             await self.choose(message.entry_id)
 
+    def on_command_block_selected(self, message: CommandBlock.Selected) -> None:
+        view = self.active(WalkView)
+        if view is not None and message.block in view.query(CommandBlock):
+            self.select_command(view, list(view.query(CommandBlock)).index(message.block))
+
     def on_command_block_copy(self, message: CommandBlock.Copy) -> None:
         self.app.copy_command(message.command)
 
     def on_paste(self, event) -> None:
-        # A paste while the focus is on a list or a command still becomes a message.
+        # A paste that found no focus (the first moments after launch) still becomes a message.
         if not self.prompt.take_paste(event.text):
-            self.prompt.focus()
+            self.set_focus(self.prompt, scroll_visible=False)
             self.prompt.insert(event.text)
 
     async def apply_answer(self, raw: str) -> None:
@@ -342,6 +547,26 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             self.turn.answer_question(self.kb, raw)
         except WalkError as exc:
             self.turn.error = str(exc)
+        await self.render_turn()
+        self.save()
+
+    async def record_outcome(self, value: str) -> None:
+        if self.turn is None or not self.turn.set_outcome(self.kb, value):
+            return
+        await self.render_turn(focus=False)
+        self.call_after_refresh(self.conversation.scroll_end, animate=False)
+        self.save()
+        self.notify(t(self.lang, f"loop.saved.{value}"), timeout=3)
+
+    async def try_alternative(self, number: int) -> None:
+        if self.turn is None:
+            return
+        alternatives = self.turn.alternatives(self.kb, self.lang)
+        if not 1 <= number <= len(alternatives):
+            self.turn.error = t(self.lang, "loop.no_such", n=len(alternatives))
+            await self.render_turn(focus=False)
+            return
+        self.turn.try_alternative(alternatives[number - 1])
         await self.render_turn()
         self.save()
 
@@ -356,7 +581,7 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         answered = self.turn is not None and self.turn.answer is not None
         if action in ("back", "restart"):
             return answered and bool(self.turn.path)
-        if action == "copy":
+        if action in ("copy", "script"):
             return self.walk_kind == "fix"
         if action == "values":
             return answered
@@ -387,14 +612,39 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             await self.choose(self.turn.answer.results[n - 1].id)
 
     def action_copy(self) -> None:
-        block = self.focused if isinstance(self.focused, CommandBlock) else None
         view = self.active(WalkView)
-        if block is None and view is not None and view.query(CommandBlock):
-            block = view.query(CommandBlock).first()
-        if block is None:
+        blocks = list(view.query(CommandBlock)) if view is not None else []
+        if not blocks:
             self.notify(t(self.lang, "copy.none"), severity="warning")
             return
-        self.app.copy_command(block.command)
+        self.app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
+
+    def action_script(self) -> None:
+        """Copy the whole fix as one commented shell script (assistant.render.fix_script)."""
+        script = self.fix_script()
+        if script is None:
+            self.notify(t(self.lang, "copy.none"), severity="warning")
+            return
+        self.app.copy_command(script, what="script")
+
+    def fix_script(self) -> str | None:
+        from ...render import fix_script
+
+        if self.turn is None:
+            return None
+        try:
+            walk = self.turn.current_walk(self.kb)
+            if walk is None or walk.kind != "fix":
+                return None
+            steps = walk.steps(self.lang)
+            data = walk.to_dict(self.lang)
+        except (WalkError, PlaceholderError):
+            return None
+        answers = ", ".join(f"{node}={value}" for node, value in walk.path)
+        context = [f"{walk.entry.title.get(self.lang)} [{walk.entry.id}]"]
+        if answers:
+            context.append(t(self.lang, "walk.path") + ": " + answers)
+        return fix_script(steps, data["title"], self.lang, check=data["check"], context=context)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.lang))
@@ -407,6 +657,7 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         for view in self.query(".turn AnswerView, .turn WalkView"):
             await view.update_view(lang=self.lang)
         if self.turn is not None and self.turn.answer is not None:
+            await self.render_turn(focus=False)
             self.start_search(keep=True)  # the reasons ("why") in the new language
         self.notify(t(self.lang, "lang.switched"), timeout=2)
 
@@ -416,4 +667,4 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             msgs.last().action_toggle()
 
     def action_prompt(self) -> None:
-        self.prompt.focus()
+        self.set_focus(self.prompt, scroll_visible=False)

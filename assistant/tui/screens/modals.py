@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Markdown, OptionList, Static
@@ -18,7 +19,7 @@ from ..i18n import t
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1,q", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "dismiss", "Close")]
 
     def __init__(self, lang: str) -> None:
         super().__init__()
@@ -42,7 +43,7 @@ def _when(iso: str) -> str:
 class HistoryScreen(ModalScreen[str | None]):
     """Lists saved sessions (newest first); dismisses with the chosen session id."""
 
-    BINDINGS = [Binding("escape", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "Close")]
 
     def __init__(self, lang: str, base: Path | None = None) -> None:
         super().__init__()
@@ -60,12 +61,14 @@ class HistoryScreen(ModalScreen[str | None]):
                 options = []
                 for s in self.sessions:
                     label = Text(_when(s.updated) + "  ", "bold")
-                    title = next(
-                        (turn.titles.get(self.lang) for turn in s.turns if turn.titles), None
-                    )
+                    if s.outcome:
+                        mark = "✔ " if s.outcome == "solved" else "✗ "
+                        label.append(mark + t(self.lang, f"history.{s.outcome}") + "  ")
+                    turn = s.main_turn()
+                    title = turn.entry_title(self.lang) if turn is not None else ""
                     if title:
                         label.append(title + " — ")
-                    label.append(s.title or "…", "dim")
+                    label.append((turn.key_line() if turn is not None else "") or "…", "dim")
                     options.append(Option(label, id=s.id))
                 yield OptionList(*options, id="sessions")
             yield Static(t(self.lang, "history.help"), classes="hint")
@@ -89,7 +92,7 @@ class HistoryScreen(ModalScreen[str | None]):
 class FormDialog(ModalScreen):
     """A dialog with inputs and OK / Cancel: Enter or OK submits (`_ok`), Escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def _ok(self) -> None:
         raise NotImplementedError

@@ -75,12 +75,14 @@ class SessionActions:
             msg = UserMessage(state.query, self.lang)
             if state.answer is not None:
                 msg.key_lines = state.answer.facts.key_lines
-            await box.mount(msg, AnswerView(self.kb, self.lang), WalkView(None, self.lang))
+            answer_view = AnswerView(self.kb, self.lang, superseded=state.answer is None)
+            await box.mount(msg, answer_view, WalkView(None, self.lang))
             if state.answer is not None:
                 await self.render_turn(focus=i == len(turns) - 1)
             if i < len(turns) - 1:
                 for view in box.query("AnswerView, WalkView"):
                     view.disabled = True
+        self.prompt.recall = self.session_queries()
         self.notify(t(self.lang, "history.reopened"), timeout=3)
 
     def action_export(self) -> None:
@@ -110,6 +112,9 @@ class SessionActions:
         self.app.session = history.new_session(self.lang)
         self.turn, self.turn_index, self.walk_kind = None, -1, ""
         self.seq += 1
+        self.prompt.set_list("", 0)
+        self.prompt.recall = []
         self.update_placeholder()
+        self.update_context()
         self.refresh_bindings()
-        self.prompt.focus()
+        self.set_focus(self.prompt, scroll_visible=False)

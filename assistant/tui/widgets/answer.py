@@ -35,9 +35,39 @@ class CandidateLink(Static):
         self.post_message(self.Chosen(self.entry_id))
 
 
+def context_lines(kb, lang: str, answer, entry_id: str | None):
+    """The sticky header of the active turn, as (title, confidence, confidence class, second
+    line): what matched and how sure, and why (the first reason) — or, when walking another entry,
+    which one. None: no answer yet, or nothing matched and nothing is walked."""
+    if answer is None or not answer.results:
+        return None
+
+    def title(eid: str, fallback: str) -> str:
+        entry = kb.get(eid) if kb is not None else None
+        return entry.title.get(lang) if entry else fallback
+
+    best = answer.results[0]
+    if answer.abstained:
+        if not entry_id:
+            return None
+        head = Text(t(lang, "answer.chosen") + ": ", "bold")
+        head.append(title(entry_id, entry_id))
+        return head, t(lang, "answer.none"), "conf-low", Text("")
+    head = Text(title(best.id, best.title), "bold")
+    head.append(f"  [{best.id}]", "dim")
+    conf = t(lang, "answer.confident", pct=pct(best.confidence))
+    if entry_id and entry_id != best.id:
+        second = Text("→ " + t(lang, "answer.chosen") + ": ", "bold")
+        second.append(title(entry_id, entry_id))
+    else:
+        second = Text(t(lang, "answer.why") + ": ", "bold")
+        second.append(best.why[0] if best.why else "—")
+    return head, conf, confidence_class(best.confidence), second
+
+
 class AnswerView(Vertical):
     """Attributes: `answer` (engine.Answer or None while searching), `kb`, `lang`, `entry_id`
-    (the entry being walked), `waiting` (the model is still loading)."""
+    (the entry being walked), `waiting` (the model is still loading), `superseded`."""
 
     def __init__(
         self,
@@ -46,9 +76,11 @@ class AnswerView(Vertical):
         answer=None,
         entry_id: str | None = None,
         waiting: bool = False,
+        superseded: bool = False,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
+        self.superseded = superseded  # asked, then overtaken by a newer question: never answered
         self.kb, self.lang, self.answer, self.entry_id, self.waiting = (
             kb,
             lang,
@@ -65,6 +97,8 @@ class AnswerView(Vertical):
         a = self.answer
         if a is None:
             key = "answer.waiting" if self.waiting else "answer.searching"
+            if self.superseded:
+                key = "answer.superseded"
             yield Static(t(self.lang, key), classes="pending")
             return
         if not a.results:

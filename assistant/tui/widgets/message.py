@@ -10,7 +10,6 @@ import re
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -36,10 +35,9 @@ def head_tail(text: str, n: int = 4) -> tuple[list[str], list[str]]:
     return text[:20_000].splitlines()[:n], text[-20_000:].splitlines()[-n:]
 
 
-class UserMessage(Widget, can_focus=True):
-    """Attributes: the text, `key_lines` once the answer is known, `lang`, `expanded`."""
-
-    BINDINGS = [Binding("enter,space", "toggle", "Expand", show=False)]
+class UserMessage(Widget):
+    """Attributes: the text, `key_lines` once the answer is known, `lang`, `expanded`.
+    A click (or the palette's "Expand") folds and unfolds it; it never takes the focus."""
 
     def __init__(self, text: str, lang: str, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -1,4 +1,23 @@
-"""The message box: a multi-line TextArea where Enter sends and Ctrl+J adds a new line.
+"""The message box: the one owner of the keyboard on the main screen.
+
+Every key typed on the main screen lands here, in the order it was typed, because this widget
+keeps the focus for the whole session (nothing else on the screen can take it) and handles every
+key it uses inside its own `_on_key` — never through a binding. Why that matters: Textual runs a
+*priority* binding when the app dequeues the key, before the keys typed ahead of it reach the
+focused widget's queue, and runs an ordinary binding only after the key has bubbled up to the app,
+after the keys typed behind it. Either way a burst (tmux `send-keys`, a fast typist, a terminal
+without bracketed paste) comes out reordered: Enter sent the message without its last word, a
+Backspace removed the wrong character. Handled here, each key is applied before the next one.
+
+What the keys do (attributes set by the screen: `choices`, `list_kind`, `recall`):
+
+- printable keys type into the box; Enter sends what it holds; Ctrl+J adds a new line;
+- a digit typed into an *empty* box while options are shown picks that option (`Pick`);
+- Ctrl+U clears the box, Ctrl+W deletes the word before the cursor;
+- Up / Down at an empty box (or while showing a recalled question) recall earlier questions;
+- PageUp / PageDown scroll the conversation (Ctrl+Home / Ctrl+End: to its top / end);
+- Tab enters the list above (options or commands; `ListKey` messages), Tab / Esc leave it; in
+  the list ↑↓ move, Enter picks (or copies a command), `c` copies, and any other key types here.
 
 A large paste (a stack trace, a log) is sent at once as one message, with whatever was already
 typed in front of it, so a 300-line trace — or 10 MB — never fills the editor line by line.
@@ -6,19 +25,34 @@ typed in front of it, so a 300-line trace — or 10 MB — never fills the edito
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
 BIG_PASTE_LINES = 8
 BIG_PASTE_CHARS = 2000
+RECALL_MAX = 100_000  # characters: a bigger earlier question is not put back into the editor
+
+# TextArea bindings left to the screen: F6 / F7 are the screen's keys here, not "select line/all".
+_YIELDED_ACTIONS = {"select_line", "select_all"}
+
+
+def _text_area_keys() -> dict[str, str]:
+    """TextArea's own key → action table, so those keys run in order inside `_on_key`."""
+    out: dict[str, str] = {}
+    for binding in Binding.make_bindings(TextArea.BINDINGS):
+        if binding.action not in _YIELDED_ACTIONS:
+            out.setdefault(binding.key, binding.action)
+    return out
 
 
 class PromptInput(TextArea):
-    BINDINGS = [
-        Binding("enter", "submit", "Send", priority=True, show=False),
-        Binding("ctrl+j,shift+enter", "newline", "New line", priority=True),
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Shown in the footer and the help; the keys themselves are handled in `_on_key`.
+        Binding("ctrl+j", "newline", "New line"),
     ]
 
     class Submitted(Message):
@@ -27,22 +61,169 @@ class PromptInput(TextArea):
             self.text = text
             self.pasted = pasted
 
+    class Pick(Message):
+        """A digit typed into the empty box while options are shown: option `number` (1-based)."""
+
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
+    class ListKey(Message):
+        """A key for the list above the box: "up", "down", "select", "copy", "enter", "leave"."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    class Scroll(Message):
+        """PageUp / PageDown (and Ctrl+Home / Ctrl+End): scroll the conversation, not the box."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
     def __init__(self, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+        self.choices = 0  # options a digit can pick (0: none shown)
+        self.list_kind = ""  # "choice" | "commands" | "": what Tab can enter
+        self.in_list = False
+        self.recall: list[str] = []  # earlier questions of the session, oldest first
+        self._recall_at: int | None = None  # index into `recall` being shown
+        self._keys = _text_area_keys()
 
     def on_mount(self) -> None:
         if self.app.is_headless:  # tests and snapshots: a steady cursor, never half a blink
             self.cursor_blink = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _YIELDED_ACTIONS:
+            return False  # let F6 / F7 reach the screen
+        return super().check_action(action, parameters)
+
+    # -- attributes set by the screen --------------------------------------------------------------
+
+    def set_list(self, kind: str, choices: int) -> None:
+        """What is shown above the box: the kind of list Tab enters, and options digits pick."""
+        self.list_kind, self.choices = kind, choices
+        self._leave_list()  # new content above: the list starts unselected
+
+    def _enter_list(self) -> None:
+        self.in_list = True
+        self.add_class("-in-list")
+        self.post_message(self.ListKey("enter"))
+
+    def _leave_list(self) -> None:
+        if self.in_list:
+            self.in_list = False
+            self.remove_class("-in-list")
+            self.post_message(self.ListKey("leave"))
+
+    # -- keys --------------------------------------------------------------------------------------
+
+    async def _on_key(self, event: events.Key) -> None:
+        handled = await self._key(event)
+        if handled:
+            event.stop()
+            event.prevent_default()  # TextArea's own `_on_key` must not insert it again
+
+    async def _key(self, event: events.Key) -> bool:
+        key, ch = event.key, event.character
+        if key not in ("up", "down"):
+            self._recall_at = None
+        if self.in_list:
+            moves = ("up", "down", "k", "j") if self.list_kind == "commands" else ("up", "down")
+            if key in moves:
+                self.post_message(self.ListKey("down" if key in ("down", "j") else "up"))
+                return True
+            if key in ("escape", "tab", "shift+tab"):
+                self._leave_list()
+                return True
+            if key == "enter" and not self.text.strip():
+                if self.list_kind == "choice":
+                    self.choices = 0
+                    self._leave_list()
+                self.post_message(self.ListKey("select"))
+                return True
+            if key == "c" and self.list_kind == "commands" and not self.text:
+                self.post_message(self.ListKey("copy"))
+                return True
+            if event.is_printable or key in ("enter", "backspace", "delete"):
+                self._leave_list()  # typing leaves the list; the key goes on below
+        if key == "enter":
+            self.action_submit()
+            return True
+        if key in ("ctrl+j", "shift+enter"):
+            self.action_newline()
+            return True
+        if key == "ctrl+u":
+            self.action_clear_box()
+            return True
+        if key in ("pageup", "pagedown", "ctrl+home", "ctrl+end"):
+            self.post_message(self.Scroll(key))
+            return True
+        if key in ("tab", "shift+tab"):
+            if self.list_kind:
+                self._enter_list()
+            return True  # nothing else on this screen takes the focus
+        if key in ("up", "down") and self._recalling():
+            self._recall(-1 if key == "up" else 1)
+            return True
+        if ch and ch in "123456789" and not self.text and int(ch) <= self.choices:
+            # The question is answered: until the screen shows the next one, digits are text.
+            self.choices = 0
+            self.post_message(self.Pick(int(ch)))
+            return True
+        action = self._keys.get(key)
+        if action is not None:
+            await self.run_action(action)
+            return True
+        return False  # printable keys: TextArea inserts them
+
+    # -- recall ------------------------------------------------------------------------------------
+
+    def _recalling(self) -> bool:
+        if not self.recall:
+            return False
+        if not self.text:
+            return True
+        return self._recall_at is not None and self.text == self.recall[self._recall_at]
+
+    def _recall(self, step: int) -> None:
+        """Show the previous (step -1) or next (+1) earlier question; past the newest: empty."""
+        usable = [i for i, q in enumerate(self.recall) if len(q) <= RECALL_MAX]
+        if not usable:
+            return
+        current = self._recall_at if self.text and self._recall_at in usable else None
+        if current is None:
+            if step > 0:
+                return  # Down at an empty box: nothing newer
+            at = usable[-1]
+        else:
+            nxt = usable.index(current) + step
+            if nxt >= len(usable):
+                self.action_clear_box()
+                return
+            at = usable[max(nxt, 0)]
+        self.load_text(self.recall[at])
+        self._recall_at = at
+        self.move_cursor(self.document.end)
+
+    # -- actions -----------------------------------------------------------------------------------
 
     def action_submit(self) -> None:
         text = self.text
         if not text.strip():
             return
         self.clear()
+        self._recall_at = None
         self.post_message(self.Submitted(text))
 
     def action_newline(self) -> None:
         self.insert("\n")
+
+    def action_clear_box(self) -> None:
+        self.clear()
+        self._recall_at = None
 
     def take_paste(self, text: str) -> bool:
         """Send a big paste as one message; return False when it should go into the editor."""
@@ -52,10 +233,12 @@ class PromptInput(TextArea):
             return False
         typed = self.text.strip()
         self.clear()
+        self._leave_list()
         self.post_message(self.Submitted(f"{typed}\n{text}" if typed else text, pasted=True))
         return True
 
     async def _on_paste(self, event: events.Paste) -> None:
+        self._leave_list()
         if self.take_paste(event.text):
             event.prevent_default()
             event.stop()

@@ -5,9 +5,7 @@ code changes as coloured diffs, notes and the check. Nothing here is ever execut
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
@@ -16,63 +14,72 @@ from textual.widgets.option_list import Option
 
 from ...kb.schema import ChoiceNode
 from ...placeholders import PlaceholderError
-from ..i18n import t
+from ..i18n import pct, t
 
 
-class TypeAhead(Message):
-    """A printable key typed on a list: the screen sends it to the message box."""
+class ChoiceList(OptionList, can_focus=False):
+    """Options of a choice question (or of "did this fix it?" and what to try next).
 
-    def __init__(self, character: str) -> None:
-        super().__init__()
-        self.character = character
-
-
-class ChoiceList(OptionList):
-    """Options of a choice question: digits pick directly; other typing goes to the message box."""
+    It never takes the focus — the message box keeps it, so no key typed while the list is
+    shown goes astray: the box turns digits, and ↑↓ Enter after Tab, into messages for the
+    screen, which asks `choice()`. A click picks an option (`Answered`). `purpose` says what
+    picking one means: "answer" (the open question), "outcome" (yes / no) or "alternative"
+    (what to try instead).
+    """
 
     class Answered(Message):
-        def __init__(self, value: str) -> None:
+        def __init__(self, value: str, purpose: str = "answer") -> None:
             super().__init__()
             self.value = value
+            self.purpose = purpose
 
-    def __init__(self, values: list[str], labels: list[str], **kwargs) -> None:
+    def __init__(
+        self, values: list[str], labels: list[str], purpose: str = "answer", **kwargs
+    ) -> None:
         options = [
             Option(Text(f"{i}. ") + Text(label), id=f"opt-{i}")
             for i, label in enumerate(labels, start=1)
         ]
         super().__init__(*options, **kwargs)
         self.values = values
+        self.purpose = purpose
 
-    def on_key(self, event: events.Key) -> None:
-        ch = event.character
-        if ch and ch.isdigit() and 1 <= int(ch) <= len(self.values):
-            event.stop()
-            event.prevent_default()
-            self.highlighted = int(ch) - 1
-            self.post_message(self.Answered(self.values[int(ch) - 1]))
-        elif event.is_printable and ch and ch not in " ":
-            event.stop()
-            event.prevent_default()
-            self.post_message(TypeAhead(ch))
+    def choice(self, number: int) -> str | None:
+        """The value of option `number` (1-based), highlighted; None when there is none. The
+        screen calls this for a digit typed into the empty box and acts on it at once — never
+        through a message round trip, which keys typed behind the digit would overtake."""
+        if 1 <= number <= len(self.values):
+            self.highlighted = number - 1
+            return self.values[number - 1]
+        return None
+
+    def highlighted_choice(self) -> str | None:
+        return None if self.highlighted is None else self.choice(self.highlighted + 1)
+
+    def move(self, step: int) -> None:
+        if not self.values:
+            return
+        at = self.highlighted if self.highlighted is not None else -1 if step > 0 else 0
+        self.highlighted = max(0, min(len(self.values) - 1, at + step))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.post_message(self.Answered(self.values[event.option_index]))
+        self.post_message(self.Answered(self.values[event.option_index], self.purpose))
 
 
-class CommandBlock(Widget, can_focus=True):
-    """One shell command with its risk label; focus selects it, `c` copies it."""
-
-    BINDINGS = [
-        Binding("c", "copy", "Copy", show=False),
-        Binding("down,j", "next", show=False),
-        Binding("up,k", "previous", show=False),
-    ]
+class CommandBlock(Widget):
+    """One shell command with its risk label. The selected one (class `selected`) is what
+    F5 / `c` copy; a click selects it."""
 
     class Copy(Message):
         def __init__(self, command: str) -> None:
             super().__init__()
             self.command = command
+
+    class Selected(Message):
+        def __init__(self, block: CommandBlock) -> None:
+            super().__init__()
+            self.block = block
 
     def __init__(self, number: int, command: str, risk: str, text: str, lang: str, **kwargs):
         super().__init__(**kwargs)
@@ -91,17 +98,8 @@ class CommandBlock(Widget, can_focus=True):
         yield Static(Text(t(self.lang, f"risk.{self.risk}")), classes=f"risk risk-{self.risk}")
         yield Static(Text("$ " + self.command), classes="command")
 
-    def action_copy(self) -> None:
-        self.post_message(self.Copy(self.command))
-
-    def action_next(self) -> None:
-        self.screen.focus_next("CommandBlock")
-
-    def action_previous(self) -> None:
-        self.screen.focus_previous("CommandBlock")
-
     def on_click(self) -> None:
-        self.focus()
+        self.post_message(self.Selected(self))
 
 
 def diff_lines(diff: str) -> ComposeResult:
@@ -120,11 +118,17 @@ def diff_lines(diff: str) -> ComposeResult:
 
 
 class WalkView(Vertical):
-    """Attributes: `walk` (assistant.walk.Walk), `lang`, `error` (the last refused answer)."""
+    """Attributes: `walk` (assistant.walk.Walk), `lang`, `error` (the last refused answer),
+    `selected` (index of the selected command), and at a fix `feedback` (the answer to "did this
+    fix it?": "", "solved" or "not_solved") with `alternatives` (state.Alternative, shown after
+    a "no")."""
 
     def __init__(self, walk, lang: str, error: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self.walk, self.lang, self.error = walk, lang, error
+        self.selected = 0
+        self.feedback = ""
+        self.alternatives: list = []
 
     def compose(self) -> ComposeResult:
         w = self.walk
@@ -165,15 +169,20 @@ class WalkView(Vertical):
             yield Static(Text(t(self.lang, "walk.error", error=str(exc))), classes="error")
             return
         yield Static(Text("✔ " + data["title"]), classes="fix-title")
+        n_commands = sum(1 for s in data["steps"] if s["kind"] == "command")
+        selected = min(max(self.selected, 0), max(n_commands - 1, 0))
+        command_index = 0
         for i, step in enumerate(data["steps"], start=1):
             if step["kind"] == "command":
+                classes = "step" + (" selected" if command_index == selected else "")
+                command_index += 1
                 yield CommandBlock(
                     i,
                     step["command"],
                     step["risk"],
                     step.get("text", ""),
                     self.lang,
-                    classes="step",
+                    classes=classes,
                 )
             elif step["kind"] == "code":
                 head = Text(f"{i}. ", "bold")
@@ -190,10 +199,47 @@ class WalkView(Vertical):
             yield Static(
                 t(self.lang, "walk.missing", names=", ".join(data["missing"])), classes="missing"
             )
-        if any(s["kind"] == "command" for s in data["steps"]):
+        if n_commands:
             yield Static(t(self.lang, "walk.copy_hint"), classes="hint")
         if self.error:
             yield Static(Text("✗ " + self.error), classes="error")
+        yield from self._loop()
+
+    def _loop(self) -> ComposeResult:
+        """Closing the loop: "did this fix it?", then what to try when it did not."""
+        with Vertical(classes="loop"):
+            if self.feedback == "solved":
+                yield Static(Text("✔ " + t(self.lang, "loop.solved")), classes="loop-solved")
+                return
+            if self.feedback == "not_solved":
+                yield Static(t(self.lang, "loop.not_solved"), classes="loop-title")
+                if not self.alternatives:
+                    yield Static(t(self.lang, "loop.nothing_else"), classes="hint")
+                    return
+                labels = []
+                for alt in self.alternatives:
+                    label = t(self.lang, f"loop.kind.{alt.kind}") + ": " + alt.title
+                    if alt.confidence is not None:
+                        label += f"  ({pct(alt.confidence)})"
+                    labels.append(label)
+                yield ChoiceList(
+                    [str(i) for i in range(len(self.alternatives))],
+                    labels,
+                    purpose="alternative",
+                    classes="choices alternatives",
+                )
+                yield Static(
+                    t(self.lang, "loop.alt_hint", n=len(self.alternatives)), classes="hint"
+                )
+                return
+            yield Static(t(self.lang, "loop.ask"), classes="loop-title")
+            yield ChoiceList(
+                ["solved", "not_solved"],
+                [t(self.lang, "loop.yes"), t(self.lang, "loop.no")],
+                purpose="outcome",
+                classes="choices outcome",
+            )
+            yield Static(t(self.lang, "loop.ask_hint"), classes="hint")
 
     async def update_view(self, **attrs) -> None:
         for k, v in attrs.items():
