@@ -568,7 +568,8 @@ def main() -> int:
         print(f"{name} done after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     res["load_average_at_end"] = os.getloadavg()[0]
     res["seconds"] = time.perf_counter() - t0
-    print_table(res)
+    if all(k in res for k in ("startup", "query", "query_torch", "build", "scale")):
+        print_table(res)
     print(f"\nbench took {res['seconds']:.0f} s; JSON in {args.json}")
     args.json.write_text(json.dumps(res, indent=2))
     return 0
