@@ -358,7 +358,7 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             else None
         )
         if lines is None or self._answer_in_view():
-            box.display = False
+            self._show_context(box, False)
             return
         head, conf, conf_class, second = lines
         self.query_one("#context-title", Static).update(head)
@@ -367,7 +367,18 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         for cls in ("conf-high", "conf-mid", "conf-low"):
             confidence.set_class(cls == conf_class, cls)
         self.query_one("#context-why", Static).update(second)
-        box.display = True
+        self._show_context(box, True)
+
+    def _show_context(self, box, show: bool) -> None:
+        """Show or hide the header; the conversation changes height, so one scrolled to its end
+        (the open question) is kept at its end."""
+        if bool(box.display) == show:
+            return
+        conversation = self.conversation
+        at_end = conversation.scroll_y >= conversation.max_scroll_y - 1
+        box.display = show
+        if at_end:
+            self.call_after_refresh(conversation.scroll_end, animate=False)
 
     def _answer_in_view(self) -> bool:
         """Whether the active answer's title and first reason are on screen."""
