@@ -276,7 +276,7 @@ async def test_title_confidence_and_reason_visible_with_the_first_question_at_80
         assert f"{round(best.confidence * 100)}% confident" in shown or "<1% confident" in shown
         assert "Why: " + best.why[0][:30] in shown or best.why[0][:30] in shown
         assert "Which TPU generation are you training on?" in shown
-        assert "1. TPU v2" in shown and "3. Another generation" in shown
+        assert "1. TPU v2" in shown and "2. TPU v3" in shown
 
 
 @aio
@@ -433,7 +433,7 @@ async def test_f7_copies_the_whole_fix_as_a_commented_script(make):
         cmd = 'gcloud compute tpus tpu-vm describe my-tpu --zone=us-central1-b --format="value('
         assert any(line.startswith(cmd) for line in lines)  # values filled in, not commented
         assert "# risk: read-only" in lines
-        assert "#   +GLOBAL_BATCH_SIZE = 64  # a multiple of 64: a multiple of 8 per core" in lines
+        assert "#   +GLOBAL_BATCH_SIZE = 64  # a multiple of 64: 8 rows per TensorCore" in lines
         assert all(line.startswith(("#", "gcloud")) or not line for line in lines)
         assert any("whole fix was copied" in str(n.message) for n in app._notifications)
         # single commands are still copied one at a time

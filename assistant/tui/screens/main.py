@@ -22,7 +22,7 @@ from ...walk import WalkError
 from ..i18n import STRINGS, t
 from ..state import NOT_SOLVED, TurnState
 from ..widgets.answer import AnswerView, CandidateLink, context_lines
-from ..widgets.findings import CheckTurns  # issue 14: pasted code becomes a findings turn
+from ..widgets.findings import CheckTurns, FindingList  # issue 14: pasted code -> findings
 from ..widgets.message import UserMessage
 from ..widgets.prompt import PromptInput
 from ..widgets.walkview import ChoiceList, CommandBlock, WalkView
@@ -423,6 +423,8 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         only in the first moments after launch — when nothing had the focus yet. The screen runs
         its own bindings here, in its own queue, so an action runs after every message the keys
         before it caused (a binding left to the app would run as soon as the app saw the key)."""
+        if isinstance(self.focused, FindingList) and event.key in ("up", "down", "enter"):
+            return  # a findings list (issue 14) moves and opens with its own keys
         if event.is_printable or event.key in TYPING_KEYS or event.key in ("up", "down"):
             event.stop()
             event.prevent_default()
@@ -443,7 +445,13 @@ class MainScreen(SessionActions, CheckTurns, Screen):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # A click on something focusable that slipped through: the keyboard stays with the box.
-        if self.focused is not None and self.focused is not self.prompt:
+        # The one exception is a findings list of a checked paste (issue 14), which is driven with
+        # the arrows and Enter until a finding opens its walk.
+        if (
+            self.focused is not None
+            and self.focused is not self.prompt
+            and not isinstance(self.focused, FindingList)
+        ):
             self.set_focus(self.prompt, scroll_visible=False)
 
     # -- messages from children --------------------------------------------------------------------
