@@ -36,11 +36,17 @@ def start_walk(
     `answers` (which win). Only explicit answers off the path are reported unused."""
     explicit = dict(answers or {})
     known = {**(found or {}), **(overrides or {})}
-    choices = choice_answers(entry, found_answers or {})
-    merged = {**number_answers(entry, known), **choices, **explicit}
+    merged = {**prefill_answers(entry, known, found_answers), **explicit}
     w = walk(entry, merged, values={**(values or {}), **(found or {})}, overrides=overrides)
     w.unused = [u for u in w.unused if u in explicit]
     return w
+
+
+def prefill_answers(
+    entry: Entry, values: dict[str, str], found_answers: dict[str, str] | None = None
+) -> dict[str, str]:
+    """node id -> answer for every question the found values and answers settle."""
+    return {**number_answers(entry, values), **choice_answers(entry, found_answers or {})}
 
 
 def choice_answers(entry: Entry, answers: dict[str, str]) -> dict[str, str]:

@@ -258,9 +258,8 @@ def cmd_check(args) -> int:
         Report,
         Selection,
         SelectionError,
-        check_file,
+        check_paths,
         check_source,
-        iter_files,
     )
     from ..check import report as creport
 
@@ -284,8 +283,7 @@ def cmd_check(args) -> int:
         if p == "-":
             report.extend(Report(check_source(sys.stdin.buffer.read(), "-", selection), 1))
         else:
-            for f in iter_files([Path(p)]):
-                report.extend(check_file(f, selection))
+            report.extend(check_paths([Path(p)], selection))  # many files: worker processes
     if args.json:
         print(creport.as_json(report.findings, lang))
     else:

@@ -57,6 +57,10 @@ class TurnState:
     error: str = ""  # the last refused answer, shown under the question
     feedback: dict[str, str] = field(default_factory=dict)  # "entry/fix node" -> solved|not_solved
     outcome: str = ""  # the last "did this fix it?" answer of the turn: solved | not_solved | ""
+    # Answers known before the person gave them (values a code check found): node id -> answer.
+    # They apply wherever the walk reaches their question, under the person's own answers, and
+    # one that the person steps back over is dropped, so the question is asked again.
+    preset: dict[str, str] = field(default_factory=dict)
 
     # -- derived -----------------------------------------------------------------------------------
 
@@ -67,7 +71,12 @@ class TurnState:
         entry = kb.get(self.entry_id) if self.entry_id else None
         if entry is None:
             return None
-        return walk(entry, dict(self.path), values=self.facts_values(), overrides=self.overrides)
+        w = walk(entry, self._answers(), values=self.facts_values(), overrides=self.overrides)
+        w.unused = [u for u in w.unused if u not in self.preset]
+        return w
+
+    def _answers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        return {**self.preset, **dict(self.path), **(extra or {})}
 
     def node(self, kb: KnowledgeBase):
         w = self.current_walk(kb)
@@ -137,9 +146,10 @@ class TurnState:
 
     # -- changes -----------------------------------------------------------------------------------
 
-    def choose(self, entry_id: str) -> None:
+    def choose(self, entry_id: str, preset: dict[str, str] | None = None) -> None:
         self.entry_id = entry_id
         self.path = []
+        self.preset = dict(preset or {})
         self.error = ""
 
     def answer_question(self, kb: KnowledgeBase, raw: str) -> Walk:
@@ -149,7 +159,7 @@ class TurnState:
             raise WalkError("there is no open question")
         nxt = walk(
             w.entry,
-            {**dict(self.path), w.node_id: str(raw).strip()},
+            self._answers({w.node_id: str(raw).strip()}),
             values=self.facts_values(),
             overrides=self.overrides,
         )
@@ -179,13 +189,16 @@ class TurnState:
         self.error = ""
         if not self.path:
             return False
-        self.path.pop()
+        node_id, _ = self.path.pop()
+        self.preset.pop(node_id, None)
         return True
 
     def restart(self) -> bool:
+        """Back to the first question, every answer asked again (the preset ones too)."""
         self.error = ""
         had = bool(self.path)
         self.path = []
+        self.preset = {}
         return had
 
     def set_values(self, values: dict[str, str]) -> None:

@@ -62,12 +62,6 @@ def app_for(fast_engine, tmp_path, lang="en"):
     return make_app(engine=fast_engine, lang=lang, history_dir=tmp_path / "data")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug after merging the generation-aware trees: values found in the code are "
-    "applied only at the start of the walk, so once the generation question (now first) is "
-    "answered, batch and feature are asked again instead of being prefilled",
-)
 @aio
 async def test_pasted_code_becomes_findings_and_opens_a_prefilled_walk(fast_engine, tmp_path):
     asked = []

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ...check import RULES, Finding, check_source
 from ...check import detect as check_detect
 from ...check import report as check_report
-from ...check.prefill import start_walk
+from ...check.prefill import prefill_answers
 from ...placeholders import PlaceholderError, validate_value
 from ...strings import t
 from ...walk import WalkError
@@ -230,12 +230,13 @@ class CheckTurns:
         from ..state import TurnState
 
         turn = TurnState(query=screen.active(UserMessage).text, answer=answer)
-        turn.choose(entry.id)
+        # What the code told is answered wherever the walk reaches it (after the generation
+        # question, say), not only on the way from the start.
+        turn.choose(entry.id, preset=prefill_answers(entry, values, dict(f.answers)))
         try:
-            w = start_walk(entry, found=values, found_answers=dict(f.answers))
-            turn.path = list(w.path)
+            turn.current_walk(kb)
         except (WalkError, PlaceholderError):
-            turn.path = []
+            turn.preset = {}
         screen.turn = turn
         view = screen.active(CheckAnswerView)
         if view is not None:
