@@ -99,9 +99,12 @@ class Engine:
             return self._index
 
     def warm_up(self, progress: store.Progress | None = None) -> None:
-        """Load (or build) the index and the model, so the first query is fast."""
+        """Load (or build) the index, the model and the signature Sets, so the first query is
+        fast whatever it is (a one-shot `ask` skips this and compiles only what it needs)."""
         self.index(progress)
         self.embedder.load()
+        for field in ("signatures", "excludes"):
+            self._matcher(field).groups()
 
     # -- the pipeline -----------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import paths
+from . import cache
 from .lint import lint_collection, lint_entry, validate
 from .loader import LoadedEntry, load_paths
 from .problems import Problem
@@ -50,14 +52,8 @@ def load_knowledge(
 
     A user entry with the id of a built-in one is skipped too: built-in ids are stable contracts.
     """
-    from .. import paths
-
     builtin = builtin or paths.builtin_knowledge_dir()
-    base = load_paths([builtin], "builtin")
-    entries = list(base.entries)
-    warnings = [f"built-in knowledge: {p}" for p in base.problems]
-    for le in base.entries:
-        warnings.extend(f"built-in knowledge: {p}" for p in lint_entry(le))
+    entries, warnings = _load_builtin(builtin)
     ids = {le.entry.id for le in entries}
     for d in user_dirs or []:
         if not d.is_dir():
@@ -75,3 +71,19 @@ def load_knowledge(
                 entries.append(le)
                 ids.add(le.entry.id)
     return KnowledgeBase(entries, warnings)
+
+
+def _load_builtin(directory: Path) -> tuple[list[LoadedEntry], list[str]]:
+    """The built-in entries and their warnings: from the cache when it holds these very files
+    (validated and linted by this very code), else loaded, linted and cached."""
+    cache_file = paths.index_dir() / cache.NAME
+    cached = cache.read(directory, cache_file)
+    if cached is not None:
+        return cached
+    base = load_paths([directory], "builtin")
+    warnings = [f"built-in knowledge: {p}" for p in base.problems]
+    for le in base.entries:
+        warnings.extend(f"built-in knowledge: {p}" for p in lint_entry(le))
+    if not base.problems:
+        cache.write(directory, cache_file, base.entries, warnings)
+    return list(base.entries), warnings

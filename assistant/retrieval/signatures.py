@@ -12,15 +12,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 # Compilation lives in the kb layer (the linter needs it too); re-exported here for callers.
-from ..kb.patterns import SignatureError, compile_signature, pattern_source, re2_options
+from ..kb.patterns import (
+    SignatureError,
+    compile_signature,
+    pattern_source,
+    re2_options,
+    required_literals,
+)
 from ..kb.schema import Entry
 
 if TYPE_CHECKING:  # the schema imports nothing from here; keep it that way at run time too
     from ..kb.loader import LoadedEntry
     from ..kb.schema import Signature
 
-# (entry id, signature, compiled RE2 pattern); the RE2 binding ships no types.
-Item = tuple[str, "Signature", Any]
+# (entry id, signature, the case-folded strings every match contains: see `required_literals`)
+Item = tuple[str, "Signature", tuple[str, ...]]
 
 __all__ = [
     "SignatureError",
@@ -43,6 +49,13 @@ class SignatureHit:
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
+# Below this many (characters x patterns), running each pattern on its own beats building the
+# Sets: compiling them costs ~70 ms for the built-in knowledge base (a one-shot `ask` pays it
+# once per process), while 90 patterns search a pasted 30 kB trace in ~3 ms. Above it (a long
+# log, or thousands of entries), one pass per Set is the fast way, and the Sets are compiled on
+# that first need. Either way each candidate is then searched on its own, so the hits are the
+# same by construction.
+PER_PATTERN_BUDGET = 3_000_000
 
 
 def _compile_set(group: list[Item]) -> Any:
@@ -61,12 +74,24 @@ def _compile_set(group: list[Item]) -> Any:
         return None
 
 
-class SignatureMatcher:
-    """All signatures of a knowledge base (one field: `signatures` or `excludes`) compiled once.
+def _compiled(sig: Signature) -> Any:
+    """The signature's RE2 pattern (compiled once per process), or None if RE2 refuses it (the
+    linter reports that, E030; a search never breaks on it)."""
+    try:
+        return compile_signature(sig)
+    except SignatureError:
+        return None
 
-    RE2 Sets find in one linear pass each which of their patterns occur in the text; only those
-    are then run on their own to locate the match and read its captures. With thousands of entries
-    this keeps a search at a few scans of the input instead of one scan per pattern.
+
+class SignatureMatcher:
+    """All signatures of a knowledge base (one field: `signatures` or `excludes`).
+
+    Nothing is compiled up front: a one-shot `ask` compiles only the patterns its text can match.
+    Each pattern carries the literal strings every match of it contains; a text without them is
+    not searched with it, and most patterns are never compiled (compiling all of them costs
+    ~60 ms, mostly the counted repetitions like `[\\s\\S]{0,1000}`). For a long text or many
+    patterns, RE2 Sets find in one linear pass each which patterns occur; only those are then run
+    on their own to locate the match and read its captures.
     """
 
     def __init__(self, entries: Iterable[LoadedEntry | Entry], field: str = "signatures") -> None:
@@ -74,16 +99,21 @@ class SignatureMatcher:
         for loaded in entries:
             entry = loaded if isinstance(loaded, Entry) else loaded.entry
             for sig in getattr(entry, field):
-                try:
-                    self.items.append((entry.id, sig, compile_signature(sig)))
-                except SignatureError:
-                    continue  # reported by the linter; never breaks a search
-        # Several Sets of bounded size: one huge Set can exceed RE2's DFA budget and fail to
-        # compile; a group that fails anyway is searched pattern by pattern.
-        self._groups: list[tuple[int, Any, int]] = []  # (first item, Set or None, size)
-        for first in range(0, len(self.items), SET_SIZE):
-            group = self.items[first : first + SET_SIZE]
-            self._groups.append((first, _compile_set(group), len(group)))
+                self.items.append((entry.id, sig, required_literals(sig.kind, sig.pattern)))
+        self._groups: list[tuple[list[int], Any]] | None = None  # built on first need
+
+    def groups(self) -> list[tuple[list[int], Any]]:
+        """(item indices, Set or None) per group of the patterns RE2 accepts. Several Sets of
+        bounded size: one huge Set can exceed RE2's DFA budget and fail to compile; a group that
+        fails anyway is searched pattern by pattern."""
+        if self._groups is None:
+            valid = [i for i, (_, sig, _) in enumerate(self.items) if _compiled(sig) is not None]
+            self._groups = []
+            for first in range(0, len(valid), SET_SIZE):
+                members = valid[first : first + SET_SIZE]
+                rset = _compile_set([self.items[i] for i in members])
+                self._groups.append((members, rset))
+        return self._groups
 
     def match(self, lines: list[str]) -> list[SignatureHit]:
         text = "\n".join(lines)
@@ -93,15 +123,24 @@ class SignatureMatcher:
             starts.append(pos)
             pos += len(line) + 1
         candidates: list[int] = []
-        for first, rset, size in self._groups:
-            if rset is None:
-                candidates.extend(range(first, first + size))
-            else:
-                candidates.extend(first + i for i in (rset.Match(text) or []))
+        if len(text) * len(self.items) <= PER_PATTERN_BUDGET:
+            folded = text.casefold()
+            candidates = [
+                i
+                for i, (_, _, needles) in enumerate(self.items)
+                if all(needle in folded for needle in needles)
+            ]
+        else:
+            for members, rset in self.groups():
+                if rset is None:
+                    candidates.extend(members)
+                else:
+                    candidates.extend(members[j] for j in (rset.Match(text) or []))
         hits: list[SignatureHit] = []
         for i in sorted(candidates):
-            entry_id, sig, rx = self.items[i]
-            m = rx.search(text)
+            entry_id, sig, _ = self.items[i]
+            rx = _compiled(sig)
+            m = rx.search(text) if rx is not None else None
             if m is None:
                 continue
             line_no = _line_of(starts, m.start())

@@ -29,8 +29,6 @@ from ..widgets.walkview import ChoiceList, CommandBlock, WalkView
 from .modals import HelpScreen
 from .session import SessionActions
 
-LOAD_DELAY = 0.3  # seconds between the first frame and the start of the model load
-
 
 class EngineReady(Message):
     def __init__(self, warnings: list[str]) -> None:
@@ -129,14 +127,15 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         self.set_focus(self.prompt, scroll_visible=False)  # at once: no key may find no focus
         self.query_one("#context").display = False
         self.watch(self.conversation, "scroll_y", self.update_context, init=False)
-        # Start loading once the first frame is up: importing torch in the worker holds the GIL for
-        # a second or so, and the screen should be drawn and answering keys before that begins.
-        # An engine handed in already warm (tests, embedding) has nothing slow left to do.
+        # Start loading as soon as the first frame is up: the screen is drawn and answers keys
+        # before the loading worker competes for the interpreter. (The query path imports no
+        # torch; the ONNX model loads in a few tenths of a second, so a fixed delay here only
+        # made the person wait.) An engine handed in already warm has nothing slow left to do.
         engine = self.app.engine
         if engine is not None and getattr(getattr(engine, "embedder", None), "loaded", False):
             self.load_engine()
         else:
-            self.set_timer(LOAD_DELAY, self.load_engine)
+            self.call_after_refresh(self.load_engine)
 
     @property
     def conversation(self) -> VerticalScroll:
