@@ -4,7 +4,6 @@ Runs on the fast engine (hashing vectors): the check itself needs no model."""
 
 from __future__ import annotations
 
-import pytest
 from textual import events
 
 from assistant.tui.app import make_app
