@@ -87,15 +87,11 @@ def test_prefilter_never_skips_a_match(pattern, texts, ignore_case):
 
 @pytest.mark.parametrize("budget", [0, 10**12])  # always the Sets / never the Sets
 def test_set_path_and_per_pattern_path_find_the_same_hits(kb, monkeypatch, budget):
-    reference = signatures.SignatureMatcher(kb.entries)
+    texts = [text.splitlines() or [""] for text in TEXTS[:400]]
+    reference = [signatures.SignatureMatcher(kb.entries).match(lines) for lines in texts]
     monkeypatch.setattr(signatures, "PER_PATTERN_BUDGET", budget)
-    other = signatures.SignatureMatcher(kb.entries)
-    for text in TEXTS[:400]:
-        lines = text.splitlines() or [""]
-        monkeypatch.setattr(signatures, "PER_PATTERN_BUDGET", budget)
-        got = other.match(lines)
-        monkeypatch.undo()
-        assert got == reference.match(lines)
+    matcher = signatures.SignatureMatcher(kb.entries)
+    assert [matcher.match(lines) for lines in texts] == reference
 
 
 def test_a_pattern_re2_refuses_is_skipped_on_both_paths(kb, monkeypatch):

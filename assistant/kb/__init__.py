@@ -84,6 +84,6 @@ def _load_builtin(directory: Path) -> tuple[list[LoadedEntry], list[str]]:
     warnings = [f"built-in knowledge: {p}" for p in base.problems]
     for le in base.entries:
         warnings.extend(f"built-in knowledge: {p}" for p in lint_entry(le))
-    if not base.problems:
-        cache.write(directory, cache_file, base.entries, warnings)
+    if not base.problems:  # then every file gave an entry, in the order they are listed
+        cache.write(cache_file, base.entries, warnings)
     return list(base.entries), warnings

@@ -38,15 +38,16 @@ _CODE = (
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
-def cache_key(files: list[Path], contents: list[bytes]) -> str:
+def cache_key(files: list[tuple[str, str]]) -> str:
+    """The key of a cache of these files, given as (file name, sha256 of its bytes) in order."""
     h = hashlib.sha256(f"tpu-assist knowledge cache {FORMAT}\n".encode())
     for rel in _CODE:
         try:
             h.update(rel.encode() + b"\0" + (_PACKAGE / rel).read_bytes() + b"\0")
         except OSError:
             h.update(rel.encode() + b"\0missing\0")
-    for path, data in zip(files, contents, strict=True):
-        h.update(path.name.encode() + b"\0" + hashlib.sha256(data).digest())
+    for name, digest in files:
+        h.update(f"{name}\0{digest}\n".encode())
     return h.hexdigest()
 
 
@@ -55,45 +56,34 @@ def read(
 ) -> tuple[list[LoadedEntry], list[str]] | None:
     """The entries and warnings of `directory` from `cache_file`, or None when the cache is
     missing, stale or unreadable (the caller then loads the files)."""
-    files = knowledge_files([directory])
+    paths = knowledge_files([directory])
     try:
-        contents = [f.read_bytes() for f in files]
+        digests = [hashlib.sha256(f.read_bytes()).hexdigest() for f in paths]
         data = json.loads(cache_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("key") != cache_key(files, contents):
+    key = cache_key([(f.name, d) for f, d in zip(paths, digests, strict=True)])
+    if not isinstance(data, dict) or data.get("key") != key:
         return None
+    by_name = {f.name: (f, d) for f, d in zip(paths, digests, strict=True)}
     try:
-        by_name = {f.name: (f, c) for f, c in zip(files, contents, strict=True)}
         entries = []
         for item in data["entries"]:
-            path, content = by_name[item["file"]]
-            entry = Entry.model_validate(item["entry"])
-            digest = hashlib.sha256(content).hexdigest()
-            entries.append(LoadedEntry(entry, path, source, digest))
+            path, digest = by_name[item["file"]]
+            entries.append(LoadedEntry(Entry.model_validate(item["entry"]), path, source, digest))
         warnings = [str(w) for w in data["warnings"]]
     except (KeyError, TypeError, ValueError):  # a cache from a damaged write: rebuilt
         return None
     return entries, warnings
 
 
-def write(
-    directory: Path, cache_file: Path, entries: list[LoadedEntry], warnings: list[str]
-) -> None:
-    """Keep what was just loaded from `directory`; best effort (a read-only cache directory
-    only costs the next call the YAML parse)."""
-    files = knowledge_files([directory])
-    try:
-        contents = [f.read_bytes() for f in files]
-    except OSError:
-        return
-    if sorted(le.digest for le in entries) != sorted(
-        hashlib.sha256(c).hexdigest() for c in contents
-    ):
-        return  # a file changed while it was being loaded, or one did not load: not cached
+def write(cache_file: Path, entries: list[LoadedEntry], warnings: list[str]) -> None:
+    """Keep what was just loaded, one entry per file of its directory, under the key of the
+    bytes it was loaded from (a file edited since is a miss next time); best effort: a
+    read-only cache directory only costs the next call the YAML parse."""
     payload: dict[str, Any] = {
         "format": FORMAT,
-        "key": cache_key(files, contents),
+        "key": cache_key([(le.path.name, le.digest) for le in entries]),
         "entries": [
             {"file": le.path.name, "entry": le.entry.model_dump(mode="json")} for le in entries
         ],
