@@ -199,7 +199,7 @@ class Session:
         turns = d.get("turns")
         if not isinstance(turns, list):
             raise SessionError("'turns' must be a list")
-        lang = d.get("lang") if d.get("lang") in ("en", "pt") else "en"
+        lang = "pt" if d.get("lang") == "pt" else "en"
         return cls(d["id"], d["created"], d["updated"], lang, [Turn.from_dict(t) for t in turns])
 
 
