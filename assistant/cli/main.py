@@ -448,6 +448,9 @@ def _run_tui(args, parser) -> int:
         raise UsageError(
             "the interactive assistant needs a terminal; to read from a pipe use: tpu-assist ask -"
         )
-    from ..tui.app import run
+    from .terminal import enter_stays_enter
 
-    return run(lang=_lang(args), user_dirs=_user_dirs(args))
+    with enter_stays_enter():  # before the slow imports: keys typed meanwhile keep their meaning
+        from ..tui.app import run
+
+        return run(lang=_lang(args), user_dirs=_user_dirs(args))

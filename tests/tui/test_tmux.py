@@ -222,3 +222,30 @@ def test_real_program_in_tmux(cli_env, tmp_path):
         assert saved and "use 64 or 128" in saved[0].read_text()
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, timeout=10)
+
+
+def test_a_question_typed_before_the_first_frame_is_sent(cli_env, tmp_path):
+    """Typed (or pasted) straight after launching, while Python is still importing: the
+    terminal is not in raw mode yet, and its Enter must still send, not become a new line."""
+    session = start(cli_env, tmp_path, 80, 24)
+    try:
+        # The moment to type in: the program has started and holds the terminal (CR kept as
+        # CR) but Textual has not taken it over yet (still canonical, line-by-line input).
+        pane_tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").strip()
+        deadline, flags = time.monotonic() + 30, []
+        while time.monotonic() < deadline:
+            stty = subprocess.run(["stty", "-a", "-F", pane_tty], capture_output=True, text=True)
+            flags = stty.stdout.split()
+            if "-icrnl" in flags and "icanon" in flags:
+                break
+            time.sleep(0.01)
+        assert "-icrnl" in flags and "icanon" in flags, "never saw the start-up terminal mode"
+        tmux("send-keys", "-t", session, QUESTION, "Enter")
+        wait_for(session, "ready", 120)
+        turns = turns_saved(tmp_path, 1)
+        wait_until(session, box_is_empty, "an empty box", 10)
+        data = quit_and_load(session, tmp_path)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, timeout=10)
+    assert turns[0]["query"] == QUESTION
+    assert [turn["query"] for turn in data["turns"]] == [QUESTION]

@@ -1,0 +1,44 @@
+"""The terminal mode around the TUI's start-up: a typed-ahead Enter stays an Enter, and the
+terminal's settings come back exactly."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+
+import pytest
+
+termios = pytest.importorskip("termios")
+pty = pytest.importorskip("pty")
+
+from assistant.cli.terminal import enter_stays_enter  # noqa: E402
+
+
+def test_icrnl_is_off_inside_and_restored_after():
+    master, slave = pty.openpty()
+    try:
+        with os.fdopen(os.dup(slave), "rb", buffering=0) as tty:
+            before = termios.tcgetattr(slave)
+            assert before[0] & termios.ICRNL
+            with enter_stays_enter(tty):
+                inside = termios.tcgetattr(slave)
+                assert not inside[0] & termios.ICRNL
+                assert inside[1:] == before[1:]  # only that flag changes
+                os.write(master, b"typed ahead\r")  # an Enter typed while Python imports
+                time.sleep(0.3)  # the kernel hands pty input to the line discipline a moment later
+            assert termios.tcgetattr(slave) == before
+            termios.tcsetattr(
+                slave, termios.TCSANOW, [*before[:3], before[3] & ~termios.ICANON, *before[4:]]
+            )
+            assert os.read(slave, 100) == b"typed ahead\r"  # still a CR, not a line feed
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_not_a_terminal_is_left_alone():
+    with enter_stays_enter(io.StringIO("x")):
+        pass
+    with enter_stays_enter(io.BytesIO()):
+        pass
