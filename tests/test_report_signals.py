@@ -148,6 +148,30 @@ def test_context_gate():
     )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
     assert read_context("my model trains slowly").gate is None
+
+
+def test_probes_of_absent_backends_are_not_tpu_evidence():
+    # JAX on a GPU box logs every backend it did not find; those lines name tpu_driver and tpu.
+    gpu_box = (
+        "W1103 08:12:44.120 xla_bridge.py:352] Unable to initialize backend 'tpu_driver': "
+        "NOT_FOUND: Unable to find driver in registry given worker: local://\n"
+        "W1103 08:12:44.300 xla_bridge.py:352] Unable to initialize backend 'tpu': "
+        "INVALID_ARGUMENT: TpuPlatform is not available.\n"
+        "I1103 08:12:44.310 xla_bridge.py:352] Unable to initialize backend 'rocm': NOT_FOUND: "
+        'Could not find registered platform with name: "rocm". Available platform names are: '
+        "Interpreter CUDA Host\n"
+        "why does tpu_driver fail at start-up?"
+    )
+    ctx = read_context(gpu_box)
+    assert ctx.tpu == [] and ctx.device == ["cuda"] and ctx.gate == "device"
+    # A probe that reached a TPU and failed is evidence of one.
+    busy = (
+        "Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by process with "
+        "pid 4120. Not attempting to load libtpu.so in this process."
+    )
+    assert "tpu" in read_context(busy).tpu
+    # Other TPU evidence in the same log still counts.
+    assert read_context(gpu_box + "\nnow on the v4-8 the step fails too").gate is None
     # Today's stacks name the TPU without the word: PyTorch/XLA, identifiers, jax[tpu].
     for text in (
         "MpDeviceLoader is 15x slower than DataLoader",

@@ -109,7 +109,35 @@ def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
     return list(dict.fromkeys(m.group(0).lower() for m in rx.finditer(text)))[:limit]
 
 
+# JAX probes every backend it knows at start-up and logs the ones that are not there. On a GPU or
+# CPU machine that log names `tpu_driver` or `tpu` with a "not registered / not found" reason: a
+# line that says no TPU is present is not TPU evidence. A probe that reached a TPU and failed
+# ("ABORTED: The TPU is already in use…", "No ba16c7433 device found") says something else and
+# is kept.
+_ABSENT_BACKEND_PROBE = re.compile(
+    r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*(?:NOT_FOUND|INVALID_ARGUMENT)?:?\s*"
+    r"(?:Unable to find driver in registry|Could not find registered platform|"
+    r"\w+Platform is not available|Backend '[\w-]+' is not in the list of known backends)"
+    r"[^.\n]*",  # up to the end of the sentence: "Available platform names are: … CUDA" stays
+    re.I,
+)
+
+
+def _without_absent_backends(text: str) -> str:
+    """`text` less the probe messages of absent backends, and less other mentions of those
+    backends' names (a title that quotes `tpu_driver` from the log below it), except the bare word
+    `tpu`: neither a TPU nor another device is evidenced by a backend that is not there."""
+    names = {m.group("backend").lower() for m in _ABSENT_BACKEND_PROBE.finditer(text)}
+    text = _ABSENT_BACKEND_PROBE.sub(" ", text)
+    names.discard("tpu")
+    if names:
+        alternatives = "|".join(map(re.escape, sorted(names)))
+        text = re.sub(rf"\b(?:{alternatives})\b", " ", text, flags=re.I)
+    return text
+
+
 def read_context(text: str) -> Context:
+    text = _without_absent_backends(text)
     device = _found(_OTHER_DEVICE, text)
     tpu_text = _NOT_CLOUD_TPU.sub(" ", text) if device else text
     return Context(_found(_TPU_EVIDENCE, tpu_text), device, _found(_OTHER_SERVICE, text))
