@@ -14,7 +14,10 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
   — the context gate: another device (GPU, XLA_CPU, Edge TPU…) or a non-TPU Google service / plain
   VM named and no TPU (see text/domain.py);
 - `long` — how long the input is (log10 of its lines, capped): real reports are long and their
-  evidence is diluted, written ones short.
+  evidence is diluted, written ones short;
+- `lookalike` — how much closer the input is to one of the entry's look-alikes described in words
+  (`lookalikes` in its YAML: a GPU starved of data, a profiler broken by an upgrade…) than to the
+  entry's own chunks: the dense counterpart of the `excludes` patterns.
 
 The coefficients are a logistic regression fitted by `scripts/calibrate.py` on written fixtures and
 real reports together: positives are top results that are right, negatives the top results of
@@ -57,6 +60,7 @@ FEATURES = (
     "long",
     "agree",
     "tpu",
+    "lookalike",
 )
 
 # The channels whose agreement on the top entry is a feature (see `agreement`).
@@ -109,7 +113,20 @@ def features(
         # Missing TPU evidence counts in proportion to length: a one-line question gives no context
         # either way, a 60-line report about a TPU names it.
         "tpu": 1.0 - (1.0 - float(bool(retrieval.facts.context.get("tpu")))) * long,
+        "lookalike": lookalike_lead(ev),
     }
+
+
+LOOKALIKE_FULL = 0.2  # a look-alike this much closer (in cosine) than the entry counts in full
+
+
+def lookalike_lead(ev: Evidence) -> float:
+    """How much closer the input is to one of the entry's described look-alikes than to the entry
+    itself (cosines, `all` view), in 0..1 (reaching 1 at LOOKALIKE_FULL); 0 when it is closer to
+    the entry, or the entry describes none."""
+    if not ev.lookalike_chunk:
+        return 0.0
+    return min(1.0, max(0.0, ev.lookalike - ev.dense) / LOOKALIKE_FULL)
 
 
 def _model(params: Calibration, used_dense: bool) -> calibration.Confidence:

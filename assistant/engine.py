@@ -19,6 +19,7 @@ from .decide import decisive
 from .explain import explain, explain_context
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
+from .retrieval.chunks import LOOKALIKE
 from .retrieval.fusion import VIEWS, Evidence
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureMatcher
@@ -219,7 +220,9 @@ class Engine:
         clock: _Clock,
     ) -> None:
         # Dense evidence of an entry, per view: the mean of its DENSE_PER_ENTRY closest chunks
-        # (hits arrive best first), steadier than one chunk that happens to share a phrase.
+        # (hits arrive best first), steadier than one chunk that happens to share a phrase. The
+        # entry's described look-alikes are not its evidence: the closest one is kept apart
+        # (`all` view), for the confidence model to weigh against the entry's own similarity.
         texts = list(dict.fromkeys(views.values()))
         qvecs = self.embedder.encode([t[:2000] for t in texts])
         clock.lap("embed")
@@ -232,9 +235,15 @@ class Engine:
                 if i < 0:
                     continue
                 eid = index.entry_ids[index.chunk_entry[i]]
+                chunk = index.chunks[i]
+                if chunk.kind == LOOKALIKE:
+                    ev = evidence[eid]
+                    if text == views["all"] and s > ev.lookalike:
+                        ev.lookalike, ev.lookalike_chunk = s, chunk.text
+                    continue
                 best = top.setdefault(eid, [])
                 if not best and text == views["all"]:
-                    evidence[eid].dense_chunk = index.chunks[i].text
+                    evidence[eid].dense_chunk = chunk.text
                 if len(best) < DENSE_PER_ENTRY:
                     best.append(s)
             per_text.append({eid: sum(b) / len(b) for eid, b in top.items()})

@@ -20,7 +20,8 @@ def _clip(text: str, n: int) -> str:
 
 def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     """Reasons for one entry: its signatures (and a look-alike that matched), the words it shares
-    with the input and the lines they are on, the closest passage of the entry."""
+    with the input and the lines they are on, the closest passage of the entry, and a described
+    look-alike closer to the input than the entry itself."""
     why: list[str] = []
     for hit, line_no in ev.signature_hits[:SHOWN_SIGNATURES]:
         snippet = _clip(hit.matched, 120)
@@ -39,6 +40,8 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         why.append(t(lang, "why.words", words=", ".join(ev.lex_terms[:SHOWN_WORDS]), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
         why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
+    if ev.lookalike_chunk and ev.lookalike > ev.dense:
+        why.append(t(lang, "why.lookalike", text=_clip(ev.lookalike_chunk, 100), cos=ev.lookalike))
     return why
 
 

@@ -336,6 +336,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "but line {line} points elsewhere: {text}",
         "mas a linha {line} indica outro problema: {text}",
     ),
+    "why.lookalike": (
+        'but it reads even more like a known look-alike: "{text}" (similarity {cos:.2f})',
+        'mas lembra ainda mais um caso parecido que é outro problema: "{text}" '
+        "(similaridade {cos:.2f})",
+    ),
     "why.lines": (" (lines {lines})", " (linhas {lines})"),
     "why.words": ("shared words: {words}{where}", "palavras em comum: {words}{where}"),
     "why.similar": (

@@ -296,6 +296,8 @@ def fit(data: Data, ids: list[str], verbose: bool = True) -> Calibration:
                     e: replace(
                         ev,
                         dense=0.0,
+                        lookalike=0.0,
+                        lookalike_chunk=None,
                         views={k: v for k, v in ev.views.items() if not k.startswith("dense")},
                     )
                     for e, ev in r.evidence.items()
@@ -306,7 +308,11 @@ def fit(data: Data, ids: list[str], verbose: bool = True) -> Calibration:
         for q, r in rows
     ]
     fast, _, _ = fit_confidence(
-        no_dense, params, [f for f in FEATURES if f != "dense"], data.source, verbose
+        no_dense,
+        params,
+        [f for f in FEATURES if f not in ("dense", "lookalike")],
+        data.source,
+        verbose,
     )
     return params.model_copy(
         update={

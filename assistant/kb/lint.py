@@ -214,9 +214,26 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
             yield Problem(path, f"{field_name}[{i}].captures", "E031", detail)
 
 
+def _lookalike_problems(path: str, entry: Entry) -> Iterator[Problem]:
+    """A look-alike is what the entry is NOT: one that is also a symptom contradicts itself."""
+    if entry.lookalikes is None:
+        return
+    for lang in ("en", "pt"):
+        symptoms = {s.strip().lower() for s in entry.symptoms.get(lang)}
+        for i, text in enumerate(entry.lookalikes.get(lang)):
+            if text.strip().lower() in symptoms:
+                yield Problem(
+                    path, f"lookalikes.{lang}[{i}]", "E044", "is also one of the entry's symptoms"
+                )
+
+
 def lint_entry(loaded: LoadedEntry) -> list[Problem]:
     path = str(loaded.path)
-    return [*_signature_problems(path, loaded.entry), *_tree_problems(path, loaded.entry)]
+    return [
+        *_signature_problems(path, loaded.entry),
+        *_tree_problems(path, loaded.entry),
+        *_lookalike_problems(path, loaded.entry),
+    ]
 
 
 def lint_collection(entries: list[LoadedEntry], known_ids: set[str] | None = None) -> list[Problem]:

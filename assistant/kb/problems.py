@@ -23,6 +23,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
 | E043 | a step's `when` or a question's `answer_from` names a variable nothing can set |
+| E044 | a described look-alike repeats one of the entry's own symptoms |
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ CODES = {
     "E041": "unknown placeholder",
     "E042": "unknown advisor",
     "E043": "condition on a variable nothing sets",
+    "E044": "look-alike repeats a symptom",
 }
 
 

@@ -231,6 +231,11 @@ class Entry(Strict):
     # entry's fused score by (1 - weight).
     excludes: list[Signature] = Field(default_factory=list)
     symptoms: Phrases
+    # Look-alikes described in words: situations that read like this entry and are something else
+    # (a GPU starved of data is not a TPU input bottleneck). Embedded beside the entry's chunks but
+    # never counted as its evidence: an input closer to one of them than to the entry itself
+    # lowers the answer's confidence (decide.py, `lookalike`).
+    lookalikes: Phrases | None = None
     keywords: list[str] = Field(default_factory=list)
     explanation: Text
     related: list[str] = Field(default_factory=list)

@@ -10,6 +10,7 @@ from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, Numbe
 from ..text.markdown import plain  # also imported from here by cli/output.py and the TUI
 
 __all__ = [
+    "LOOKALIKE",
     "Chunk",
     "entry_chunks",
     "entry_full_text",
@@ -19,10 +20,13 @@ __all__ = [
 ]
 
 
+LOOKALIKE = "lookalike"  # a chunk that describes what the entry is NOT (see kb.schema.Entry)
+
+
 @dataclass(frozen=True)
 class Chunk:
     entry_id: str
-    kind: str  # title | summary | symptom | signature | keywords | explanation
+    kind: str  # title | summary | symptom | signature | keywords | explanation | lookalike
     lang: str  # en | pt | any
     text: str
 
@@ -56,6 +60,8 @@ def entry_chunks(entry: Entry) -> list[Chunk]:
             Chunk(entry.id, "explanation", lang, p)
             for p in _paragraphs(entry.explanation.get(lang))[:4]
         )
+        if entry.lookalikes:
+            chunks.extend(Chunk(entry.id, LOOKALIKE, lang, s) for s in entry.lookalikes.get(lang))
     chunks.extend(Chunk(entry.id, "signature", "any", s) for s in signature_texts(entry))
     if entry.keywords:
         chunks.append(Chunk(entry.id, "keywords", "any", ", ".join(entry.keywords)))

@@ -48,6 +48,9 @@ class Evidence:
     exclude: float = 0.0  # weight of the strongest look-alike pattern that matched
     exclude_hits: list[tuple[SignatureHit, int]] = field(default_factory=list)
     views: dict[str, float] = field(default_factory=dict)  # "dense_head": raw cosine, "lex_err"…
+    # the closest of the entry's described look-alikes (raw cosine, `all` view) and its text
+    lookalike: float = 0.0
+    lookalike_chunk: str | None = None
 
 
 VIEWS = ("head", "err")  # besides `all`, whose features are plain `dense` and `lex`
