@@ -352,7 +352,10 @@ def cross_validate(data: Data, ids: list[str], folds: int, kb) -> dict:
             tally(src, "n_in", 1)
             tally(src, "hit1", bool(ranked) and ranked[0] in q.right)
             tally(src, "hit3", any(e in q.right for e in ranked[:3]))
-            tally(src, "answered_right", not a.abstained and bool(ranked) and ranked[0] in q.right)
+            right = not a.abstained and bool(ranked) and ranked[0] in q.right
+            tally(src, "answered_right", right)
+            tally(src, f"n_in:{q.kind}", 1)
+            tally(src, f"answered_right:{q.kind}", right)
             tally(src, "answered_right3", not a.abstained and any(e in q.right for e in ranked[:3]))
             tally(src, "abst_in", a.abstained)
         for q, r in test.oos:
@@ -377,6 +380,12 @@ def cross_validate(data: Data, ids: list[str], folds: int, kb) -> dict:
             "false_abstention": round(t["abst_in"] / n_in, 4) if n_in else None,
             "oos_abstention": round(t["abst_oos"] / n_oos, 4) if n_oos else None,
             "near_miss_avoided": round(t["nm_ok"] / n_nm, 4) if n_nm else None,
+            # hit@1 (abstaining counts as a miss) by the kind of input: error, symptom, question
+            "hit1_by_kind": {
+                key.split(":", 1)[1]: round(t[f"answered_right:{key.split(':', 1)[1]}"] / n, 4)
+                for key, n in sorted(t.items())
+                if key.startswith("n_in:") and n
+            },
         }
     return out
 
