@@ -116,7 +116,7 @@ class PromptInput(TextArea):
 
     # -- keys --------------------------------------------------------------------------------------
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         handled = await self._key(event)
         if handled:
             event.stop()
