@@ -235,8 +235,10 @@ class PromptInput(TextArea):
 
     def on_paste(self, event: events.Paste) -> None:
         """Runs before TextArea's own paste handler, which `prevent_default` skips: a big paste
-        is sent whole instead of going into the editor."""
+        is sent whole instead of going into the editor. Either way the paste stops here: the
+        screen's own paste handler is for a paste that found no focus, and inserted a small paste
+        a second time when it bubbled up to it."""
         self._leave_list()
+        event.stop()
         if self.take_paste(event.text):
             event.prevent_default()
-            event.stop()
