@@ -18,7 +18,7 @@ from textual.screen import Screen
 from .. import history
 from ..strings import LANGS, locale_lang, t
 from .bindings import described, hidden_by_language
-from .screens.main import MainScreen
+from .screens.main import AssistantApp, EngineLike, MainScreen
 
 # Palette entries: (action, catalogue key of the title, catalogue key of the help)
 PALETTE = [
@@ -53,7 +53,7 @@ class TpuAssistApp(App):
         user_dirs: list[Path] | None = None,
     ) -> None:
         super().__init__()
-        self.engine = engine
+        self.engine: EngineLike | None = engine
         self.lang = lang if lang in LANGS else locale_lang()
         self.history_dir = Path(history_dir) if history_dir is not None else None
         self.user_dirs = user_dirs
@@ -63,7 +63,7 @@ class TpuAssistApp(App):
             Notice
         ] = []  # every notification shown, oldest first (the tests read it)
 
-    def get_engine(self) -> Any:
+    def get_engine(self) -> EngineLike:
         """The engine, created on first use (called from the loading worker, off the UI thread)."""
         if self.engine is None:
             from ..engine import Engine
@@ -157,6 +157,10 @@ class TpuAssistApp(App):
         for n, result in enumerate(answer.results[:3] if answer else [], start=1):
             title = t(self.lang, "cmd.candidate", n=n) + f": {result.title}"
             yield SystemCommand(title, result.id, partial(screen.run_action, f"candidate({n})"))
+
+
+def _contract(app: TpuAssistApp) -> AssistantApp:
+    return app  # mypy checks here that the app is what MainScreen expects of it
 
 
 @dataclass(frozen=True)

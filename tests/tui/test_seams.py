@@ -63,6 +63,29 @@ def test_every_message_is_defined_in_one_module_and_routed_by_the_screen():
     assert defined == routed, f"not routed: {defined - routed}; unknown: {routed - defined}"
 
 
+def test_widgets_know_nothing_of_the_screens():
+    """Attributes down, messages up: a widget imports no screen (and no app) — what it needs is
+    set on it, and what it has to say is a message. The messages module imports widgets for type
+    hints only."""
+    offenders = []
+    for path, tree in _sources().items():
+        if path.parent.name != "widgets" and path.name != "messages.py":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level and node.module:
+                target = "." * node.level + node.module  # within the package
+                if "screens" in target or target.endswith(".app"):
+                    offenders.append(f"{path.name}:{node.lineno} {target}")
+    assert not offenders, offenders
+    messages_tree = _sources()[TUI / "messages.py"]
+    runtime = [
+        ast.unparse(st)
+        for st in messages_tree.body
+        if isinstance(st, ast.ImportFrom) and st.module and "widgets" in st.module
+    ]
+    assert not runtime, runtime
+
+
 # -- no private Textual API ------------------------------------------------------------------------
 
 

@@ -12,7 +12,8 @@ flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -24,6 +25,7 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ... import history
+from ...answer import Answer
 from ...check import detect as check_detect
 from ...export import export_session
 from ...kb import KnowledgeBase
@@ -57,6 +59,32 @@ from .modals import (
 )
 
 W = TypeVar("W", bound=Widget)
+
+
+class EngineLike(Protocol):
+    """What the screen uses of assistant.engine.Engine (the tests hand in stand-ins)."""
+
+    @property
+    def kb(self) -> KnowledgeBase: ...
+
+    def warm_up(self) -> None: ...
+
+    def ask(self, text: str, lang: str | None = None) -> Answer: ...
+
+
+class AssistantApp(Protocol):
+    """What the screen uses of its app (assistant.tui.app.TpuAssistApp, which imports this
+    module, so the contract is spelled out here and checked there)."""
+
+    lang: str
+    engine: EngineLike | None
+    session: history.Session
+    history_dir: Path | None
+
+    def get_engine(self) -> EngineLike: ...
+
+    def copy_command(self, command: str, what: str = "command") -> None: ...
+
 
 # Keys that type into the message box: if one reaches the screen itself, nothing had the focus
 # yet (the very first moments after launch) and the screen hands it to the box.
@@ -109,10 +137,8 @@ class MainScreen(Screen[None]):
         return engine.kb if engine is not None else None
 
     @property
-    def tpu_app(self) -> Any:
-        """The app (assistant.tui.app.TpuAssistApp; typed loosely, the app imports this module):
-        `engine`, `get_engine()`, `session`, `history_dir`, `copy_command()`."""
-        return self.app
+    def tpu_app(self) -> AssistantApp:
+        return cast(AssistantApp, self.app)
 
     def knowledge(self) -> KnowledgeBase:
         """The knowledge base, where a turn has an answer (so the engine exists)."""
@@ -160,7 +186,7 @@ class MainScreen(Screen[None]):
     # -- reactives ---------------------------------------------------------------------------------
 
     def watch_lang(self, lang: str) -> None:
-        self.app.lang = lang  # type: ignore[attr-defined]  # the app's setting follows the screen
+        self.tpu_app.lang = lang  # the app's setting follows the screen
 
     def watch_context(self, lines: ContextLines | None) -> None:
         """Show or hide the header; the conversation changes height, so one scrolled to its end
@@ -218,7 +244,9 @@ class MainScreen(Screen[None]):
     def search(self, seq: int, text: str, lang: str, keep: bool) -> None:
         worker = get_current_worker()
         try:
-            answer = self.tpu_app.engine.ask(text, lang=lang)
+            engine = self.tpu_app.engine
+            assert engine is not None, "searches start once the engine is ready"
+            answer = engine.ask(text, lang=lang)
         except Exception as exc:
             if not worker.is_cancelled:
                 self.post_message(messages.SearchDone(seq, error=f"{type(exc).__name__}: {exc}"))
