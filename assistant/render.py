@@ -12,10 +12,12 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import placeholders
-from .kb.schema import CodeStep, CommandStep, NoteStep
+
+if TYPE_CHECKING:
+    from .kb.schema import CodeStep, CommandStep, NoteStep
 
 
 @dataclass
@@ -144,8 +146,12 @@ def unified_diff(before: str, after: str, name: str | None = "code") -> str:
     return "\n".join(lines)
 
 
-def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]:
+def render_steps(
+    steps: list[CommandStep | CodeStep | NoteStep], values: dict[str, str], lang: str
+) -> list[RenderedStep]:
     """Raises placeholders.PlaceholderError when a value must not go into a command."""
+    # Here, not at the top: showing saved steps (the export, `walk_text`) needs no schema.
+    from .kb.schema import CodeStep, CommandStep, NoteStep
     out: list[RenderedStep] = []
     for step in steps:
         if step.when is not None and not step.when.holds(values):

@@ -59,9 +59,7 @@ class TpuAssistApp(App):
         self.user_dirs = user_dirs
         self.session = history.new_session(self.lang)
         self._tmux_clipboard: bool | None = None
-        self.notices: list[
-            Notice
-        ] = []  # every notification shown, oldest first (the tests read it)
+        self.notices: list[Notice] = []  # every notification shown, oldest first
 
     def get_engine(self) -> EngineLike:
         """The engine, created on first use (called from the loading worker, off the UI thread)."""

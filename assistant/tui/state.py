@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..answer import Answer
 from ..history import Turn, clip_query
 from ..kb import KnowledgeBase
 from ..kb.schema import ChoiceNode, FixNode, NumberNode
 from ..placeholders import PlaceholderError, validate_value
 from ..render import render_text
 from ..walk import Walk, WalkError, all_paths, walk
+
+if TYPE_CHECKING:  # imported when a saved session is read (start-up stays light)
+    from ..answer import Answer
 
 _NUMBERISH = re.compile(r"^[-+]?[0-9][0-9_,]*(?:\.[0-9]+)?$")
 _YES = {
@@ -271,6 +274,8 @@ class TurnState:
 
     @classmethod
     def from_turn(cls, turn: Turn) -> TurnState:
+        from ..answer import Answer
+
         answer = Answer.from_dict(turn.answer) if turn.answer else None
         return cls(
             query=turn.query,

@@ -13,7 +13,7 @@ flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -25,7 +25,6 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ... import history
-from ...answer import Answer
 from ...check import detect as check_detect
 from ...export import export_session
 from ...kb import KnowledgeBase
@@ -57,6 +56,9 @@ from .modals import (
     default_export_path,
     value_names,
 )
+
+if TYPE_CHECKING:
+    from ...answer import Answer
 
 W = TypeVar("W", bound=Widget)
 

@@ -3,19 +3,21 @@ and the values found in the text — or, when nothing convinces, a plain "no con
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Markdown, Static
 
-from ...answer import Answer, Result
 from ...kb import KnowledgeBase
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
 from .base import RecomposingView
 from .statusbar import ContextLines
+
+if TYPE_CHECKING:
+    from ...answer import Answer, Result
 
 MAX_CANDIDATES = 3
 

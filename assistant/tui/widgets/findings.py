@@ -15,14 +15,12 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...answer import Answer, Result
 from ...check import RULES, Finding, check_source
 from ...check import report as check_report
 from ...check.prefill import prefill_answers
 from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError, validate_value
 from ...strings import t
-from ...text.parse import Facts
 from ...walk import WalkError
 from ..messages import FindingChosen
 from ..state import TurnState
@@ -144,6 +142,9 @@ def finding_turn(finding: Finding, kb: KnowledgeBase, lang: str, query: str) -> 
     (those that are valid) filled in, and what the code told answered wherever the walk reaches
     it (after the generation question, say), not only on the way from the start. None when the
     finding names no entry of the knowledge base."""
+    from ...answer import Answer, Result  # the engine's types: not needed at start-up
+    from ...text.parse import Facts
+
     entry = kb.get(finding.entry) if finding.entry else None
     if entry is None:
         return None

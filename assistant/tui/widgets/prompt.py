@@ -2,7 +2,7 @@
 
 Every key typed on the main screen lands here, in the order it was typed, because this widget
 keeps the focus for the whole session (nothing else on the screen can take it) and handles every
-key it uses inside its own `_on_key` — never through a binding. Why that matters: Textual runs a
+key it uses inside its own `on_key` — never through a binding. Why that matters: Textual runs a
 *priority* binding when the app dequeues the key, before the keys typed ahead of it reach the
 focused widget's queue, and runs an ordinary binding only after the key has bubbled up to the app,
 after the keys typed behind it. Either way a burst (tmux `send-keys`, a fast typist, a terminal
@@ -55,7 +55,7 @@ PLACEHOLDERS = {
 
 
 def _text_area_keys() -> dict[str, str]:
-    """TextArea's own key → action table, so those keys run in order inside `_on_key`."""
+    """TextArea's own key → action table, so those keys run in order inside `on_key`."""
     out: dict[str, str] = {}
     for binding in Binding.make_bindings(TextArea.BINDINGS):
         if binding.action not in _YIELDED_ACTIONS:
@@ -65,7 +65,7 @@ def _text_area_keys() -> dict[str, str]:
 
 class PromptInput(TextArea):
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Shown in the footer and the help; the keys themselves are handled in `_on_key`.
+        # Shown in the footer and the help; the keys themselves are handled in `on_key`.
         *described("ctrl+j", "newline"),
     ]
 
