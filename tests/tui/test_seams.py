@@ -6,6 +6,7 @@ app silently. Runs on the fast engine (hashing vectors)."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 from pathlib import Path
@@ -89,13 +90,20 @@ def test_widgets_know_nothing_of_the_screens():
 # -- no private Textual API ------------------------------------------------------------------------
 
 
+@functools.cache
+def _defined_by(klass: type) -> frozenset[str]:
+    """The `_names` one Textual class defines or sets (`self._name = …`)."""
+    names = {n for n in vars(klass) if n.startswith("_") and not n.startswith("__")}
+    names |= set(re.findall(r"self\.(_[a-z][a-z0-9_]*)", inspect.getsource(klass)))
+    return frozenset(names)
+
+
 def _textual_private(cls: type) -> set[str]:
-    """Every `_name` the Textual classes `cls` is built on define or set (`self._name = …`)."""
+    """Every `_name` the Textual classes `cls` is built on define or set."""
     names: set[str] = set()
     for klass in cls.__mro__:
         if klass.__module__.startswith("textual"):
-            names |= {n for n in vars(klass) if n.startswith("_") and not n.startswith("__")}
-            names |= set(re.findall(r"self\.(_[a-z][a-z0-9_]*)", inspect.getsource(klass)))
+            names |= _defined_by(klass)
     return names
 
 
