@@ -152,6 +152,7 @@ def render_steps(
     """Raises placeholders.PlaceholderError when a value must not go into a command."""
     # Here, not at the top: showing saved steps (the export, `walk_text`) needs no schema.
     from .kb.schema import CodeStep, CommandStep, NoteStep
+
     out: list[RenderedStep] = []
     for step in steps:
         if step.when is not None and not step.when.holds(values):
