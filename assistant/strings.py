@@ -728,7 +728,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "close": ("Close", "Fechar"),
     # bindings / commands (key: "key.<action>")
-    "key.send": ("Send", "Enviar"),
     "key.newline": ("New line", "Nova linha"),
     "key.help": ("Help", "Ajuda"),
     "key.language": ("Português", "English"),
@@ -742,8 +741,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.quit": ("Quit", "Sair"),
     "key.command_palette": ("palette", "comandos"),
     "key.toggle": ("Expand", "Expandir"),
-    "key.prompt": ("Message box", "Caixa de mensagem"),
-    "key.candidate": ("Candidate {n}", "Candidato {n}"),
     "cmd.help": ("Show keys and how it works", "Mostrar as teclas e como funciona"),
     "cmd.language": (
         "Switch the language to Português / English",

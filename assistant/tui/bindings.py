@@ -16,7 +16,7 @@ from ..strings import LANGS, t
 
 
 def described(
-    keys: str, action: str, *, show: bool = True, priority: bool = False, tooltip: str = ""
+    keys: str, action: str, *, show: bool = True, priority: bool = False
 ) -> list[Binding]:
     """`keys` -> `action`, once per language, described by the catalogue's `key.<action>`."""
     return [
@@ -26,7 +26,6 @@ def described(
             t(lang, f"key.{action}"),
             show=show,
             priority=priority,
-            tooltip=tooltip,
         )
         for lang in LANGS
     ]

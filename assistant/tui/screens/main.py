@@ -735,9 +735,6 @@ class MainScreen(Screen[None]):
         if msgs:
             msgs.last().action_toggle()
 
-    def action_prompt(self) -> None:
-        self.set_focus(self.prompt, scroll_visible=False)
-
     # -- actions around the session ----------------------------------------------------------------
 
     def action_values(self, lang: str = "") -> None:
