@@ -776,11 +776,9 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 
 def t(lang: str, key: str, **values: object) -> str:
-    """The string `key` in `lang` ("pt", else English), formatted with `values` (a string looked
-    up without values is returned as written)."""
+    """The string `key` in `lang` ("pt", else English), formatted with `values`."""
     en, pt = STRINGS[key]
-    text = pt if lang == "pt" else en
-    return text.format(**values) if values else text
+    return (pt if lang == "pt" else en).format(**values)
 
 
 def pct(x: float) -> str:

@@ -13,9 +13,9 @@ from assistant.strings import LANGS, STRINGS, locale_lang, pct, t
 PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
 
 
-def _keys_used() -> dict[str, list[str]]:
-    """Literal keys of every `t(lang, "key", …)` call in the package -> where."""
-    used: dict[str, list[str]] = {}
+def _keys_used() -> dict[str, list[tuple[str, bool]]]:
+    """Literal keys of every `t(lang, "key", …)` call in the package -> (where, with values)."""
+    used: dict[str, list[tuple[str, bool]]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
@@ -28,7 +28,7 @@ def _keys_used() -> dict[str, list[str]]:
                 and isinstance(node.args[1].value, str)
             ):
                 where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
-                used.setdefault(node.args[1].value, []).append(where)
+                used.setdefault(node.args[1].value, []).append((where, bool(node.keywords)))
     return used
 
 
@@ -37,6 +37,15 @@ def test_every_key_used_exists():
     assert len(used) > 100  # the scan found the calls
     missing = {k: v for k, v in used.items() if k not in STRINGS}
     assert not missing, f"keys missing from assistant/strings.py: {missing}"
+    # A string is always formatted: one looked up without values must name none.
+    fields = string.Formatter()
+    unfilled = [
+        f"{where}: {key}"
+        for key, calls in used.items()
+        for where, with_values in calls
+        if not with_values and any(f for _, f, _, _ in fields.parse(STRINGS[key][0]))
+    ]
+    assert not unfilled, unfilled
 
 
 def test_both_languages_and_the_same_placeholders():
