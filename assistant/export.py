@@ -6,69 +6,15 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from pathlib import Path
 
 from .history import Session, Turn, atomic_write_text
 from .redact import placeholder_for, redact_text
+from .render import RenderedStep, fence, steps_markdown
+from .strings import t
 
 QUERY_LINES = 200  # lines of a pasted log kept in the export
-
-LABELS = {
-    "en": {
-        "title": "tpu-assist session",
-        "question": "Question",
-        "match": "Match",
-        "confidence": "confidence",
-        "why": "Why",
-        "none": "No confident match.",
-        "nearest": "Nearest entries",
-        "answers": "Answers",
-        "fix": "Fix",
-        "check": "Check",
-        "risk": "risk",
-        "more": "more lines not shown",
-        "unfilled": "Still to fill in",
-        "advice": "Advice",
-        "open": "Open question",
-        "values": "Values",
-        "outcome": "Outcome",
-        "solved": "solved",
-        "not_solved": "not solved",
-        "tried": "Fixes tried",
-        "script": "The fix as a shell script",
-    },
-    "pt": {
-        "title": "Sessão do tpu-assist",
-        "question": "Pergunta",
-        "match": "Correspondência",
-        "confidence": "confiança",
-        "why": "Por quê",
-        "none": "Nenhuma correspondência confiável.",
-        "nearest": "Entradas mais próximas",
-        "answers": "Respostas",
-        "fix": "Correção",
-        "check": "Verificação",
-        "risk": "risco",
-        "more": "linhas a mais não mostradas",
-        "unfilled": "Ainda a preencher",
-        "advice": "Recomendações",
-        "open": "Pergunta em aberto",
-        "values": "Valores",
-        "outcome": "Resultado",
-        "solved": "resolvido",
-        "not_solved": "não resolvido",
-        "tried": "Correções tentadas",
-        "script": "A correção como script de shell",
-    },
-}
-
-
-def _fence(text: str, lang: str = "") -> list[str]:
-    """A fenced block that the content cannot close early."""
-    longest = max((len(m) for m in re.findall(r"`{3,}", text)), default=2)
-    fence = "`" * max(3, longest + 1)
-    return [fence + lang, text, fence]
 
 
 def _query_block(query: str) -> str:
@@ -78,26 +24,30 @@ def _query_block(query: str) -> str:
     return "\n".join(lines[:QUERY_LINES])
 
 
-def _turn(turn: Turn, lang: str, t: dict, r) -> list[str]:
-    return _turn_body(turn, lang, t, r) + _outcome(turn, t)
+Redact = Callable[[str], str]
 
 
-def _turn_body(turn: Turn, lang: str, t: dict, r) -> list[str]:
-    out = [f"## {t['question']}", ""]
+def _turn(turn: Turn, lang: str, r: Redact) -> list[str]:
+    return _turn_body(turn, lang, r) + _outcome(turn, lang)
+
+
+def _turn_body(turn: Turn, lang: str, r: Redact) -> list[str]:
+    out = [f"## {t(lang, 'md.question')}", ""]
     lines = turn.query.splitlines()
-    out += _fence(r(_query_block(turn.query)), "text")
+    out += fence(r(_query_block(turn.query)), "text")
     if len(lines) > QUERY_LINES:
-        out.append(f"_… {len(lines) - QUERY_LINES} {t['more']}_")
+        out.append(f"_… {len(lines) - QUERY_LINES} {t(lang, 'md.more')}_")
     out.append("")
     answer = turn.answer or {}
     results = answer.get("results") or []
-    out += [f"## {t['match']}", ""]
+    confidence = t(lang, "md.confidence")
+    out += [f"## {t(lang, 'md.match')}", ""]
     if answer.get("abstained"):
-        out.append(t["none"])
+        out.append(t(lang, "answer.none"))
         if results:
-            out += ["", f"{t['nearest']}:"]
+            out += ["", f"{t(lang, 'md.nearest')}:"]
             out += [
-                f"- {r(res.get('title', ''))} (`{res.get('id')}`, {t['confidence']} "
+                f"- {r(res.get('title', ''))} (`{res.get('id')}`, {confidence} "
                 f"{float(res.get('confidence', 0)):.0%})"
                 for res in results[:3]
             ]
@@ -105,11 +55,11 @@ def _turn_body(turn: Turn, lang: str, t: dict, r) -> list[str]:
     elif results:
         best = results[0]
         out.append(
-            f"**{r(best.get('title', ''))}** (`{best.get('id')}`) — {t['confidence']} "
+            f"**{r(best.get('title', ''))}** (`{best.get('id')}`) — {confidence} "
             f"{float(best.get('confidence', 0)):.0%}"
         )
         if best.get("why"):
-            out += ["", f"{t['why']}:"] + [f"- {r(w)}" for w in best["why"]]
+            out += ["", f"{t(lang, 'md.why')}:"] + [f"- {r(w)}" for w in best["why"]]
         out.append("")
     walk = (
         (turn.walk or {}).get(lang)
@@ -120,52 +70,43 @@ def _turn_body(turn: Turn, lang: str, t: dict, r) -> list[str]:
         title = turn.titles.get(lang) or turn.titles.get("en") or turn.entry_id
         out += [f"→ **{r(title)}** (`{turn.entry_id}`)", ""]
     if turn.path:
-        out += [f"## {t['answers']}", ""]
+        out += [f"## {t(lang, 'md.answers')}", ""]
         out += [f"- {node}: {r(value)}" for node, value in turn.path]
         out.append("")
     if turn.overrides:
-        out += [
-            f"{t['values']}: " + ", ".join(f"`{k}={r(v)}`" for k, v in turn.overrides.items()),
-            "",
-        ]
+        values = ", ".join(f"`{k}={r(v)}`" for k, v in turn.overrides.items())
+        out += [f"{t(lang, 'md.values')}: {values}", ""]
     if not walk:
         return out
     if walk.get("advice"):
-        out += [f"{t['advice']}:"] + [f"- {r(a)}" for a in walk["advice"]] + [""]
+        out += [f"{t(lang, 'md.advice')}:"] + [f"- {r(a)}" for a in walk["advice"]] + [""]
     if walk.get("kind") == "question":
-        out += [f"**{t['open']}:** {r(walk.get('prompt', ''))}", ""]
+        out += [f"**{t(lang, 'md.open')}:** {r(walk.get('prompt', ''))}", ""]
         return out
-    out += [f"## {t['fix']}: {r(walk.get('title', ''))}", ""]
-    for i, step in enumerate(walk.get("steps") or [], start=1):
-        head = f"{i}. {r(step['text'])}" if step.get("text") else f"{i}."
-        if step.get("kind") == "command":
-            out += [f"{head} _({t['risk']}: {step.get('risk')})_", ""]
-            out += [*_fence(r(step.get("command", "")), "sh"), ""]
-        elif step.get("kind") == "code":
-            out += [head, "", *_fence(r(step.get("diff", "")), "diff"), ""]
-        else:
-            out += [head, ""]
+    out += [f"## {t(lang, 'md.fix')}: {r(walk.get('title', ''))}", ""]
+    steps = [RenderedStep.from_dict(s) for s in walk.get("steps") or [] if isinstance(s, dict)]
+    out += steps_markdown(steps, lang, r)
     if walk.get("check"):
-        out += [f"**{t['check']}:** {r(walk['check'])}", ""]
+        out += [f"**{t(lang, 'md.check')}:** {r(walk['check'])}", ""]
     if walk.get("missing"):
-        out += [f"{t['unfilled']}: " + ", ".join(f"`{m}`" for m in walk["missing"]), ""]
+        missing = ", ".join(f"`{m}`" for m in walk["missing"])
+        out += [f"{t(lang, 'md.unfilled')}: {missing}", ""]
     return out
 
 
-def _outcome(turn: Turn, t: dict) -> list[str]:
+def _outcome(turn: Turn, lang: str) -> list[str]:
     """The answer to "did this fix it?", and each fix tried when there was more than one."""
     out: list[str] = []
     if turn.outcome:
-        out += [f"**{t['outcome']}:** {t[turn.outcome]}", ""]
+        out += [f"**{t(lang, 'md.outcome')}:** {t(lang, f'outcome.{turn.outcome}')}", ""]
     if len(turn.feedback) > 1:
-        out += [f"{t['tried']}:"]
-        out += [f"- `{key}`: {t[value]}" for key, value in turn.feedback.items()]
+        out += [f"{t(lang, 'md.tried')}:"]
+        out += [f"- `{key}`: {t(lang, f'outcome.{value}')}" for key, value in turn.feedback.items()]
         out.append("")
     return out
 
 
 def session_markdown(session: Session, lang: str = "en", redact: bool = False) -> str:
-    t = LABELS["pt" if lang == "pt" else "en"]
     known: dict[str, str] = {}
 
     # Project ids the person typed or the input named are redacted wherever they appear, not only
@@ -193,9 +134,9 @@ def session_markdown(session: Session, lang: str = "en", redact: bool = False) -
                 text = text.replace(value, placeholder_for(value, "PROJECT", known))
         return text
 
-    out = [f"# {t['title']} — {session.created.replace('T', ' ')}", ""]
+    out = [f"# {t(lang, 'md.title')} — {session.created.replace('T', ' ')}", ""]
     for turn in session.turns:
-        out += _turn(turn, lang, t, r)
+        out += _turn(turn, lang, r)
     return "\n".join(out).rstrip() + "\n"
 
 

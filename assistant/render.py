@@ -1,15 +1,23 @@
 """Fix steps with the person's values filled in: commands (shell-quoted), code changes (with a
-unified diff), notes. Plain data, rendered to text by the CLI and to widgets by the TUI."""
+unified diff), notes — and their one renderer. `render_steps` makes the `RenderedStep`s; every
+output shows them from here: `steps_text` (the CLI), `steps_markdown` (the export), `fix_script`
+(F7 in the TUI), and the TUI's fix view builds its widgets from the same `RenderedStep`s, headed by
+`step_head`. A saved walk's steps come back with `RenderedStep.from_dict`."""
 
 from __future__ import annotations
 
 import contextlib
 import difflib
+import re
 import textwrap
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 from . import placeholders
-from .kb.schema import CodeStep, CommandStep, NoteStep
+
+if TYPE_CHECKING:
+    from .kb.schema import CodeStep, CommandStep, NoteStep
 
 
 @dataclass
@@ -25,8 +33,66 @@ class RenderedStep:
     file: str | None = None
     missing: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v not in (None, "") or k == "kind"}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RenderedStep:
+        """The inverse of `to_dict` (a walk saved with a session); unknown keys are ignored."""
+        known = {f.name for f in fields(cls)}
+        step = cls(**{k: v for k, v in d.items() if k in known})
+        step.missing = [str(m) for m in step.missing or []]
+        return step
+
+
+def step_head(number: int, step: RenderedStep) -> str:
+    """`3. Lower the batch size…`: the step's number and text (just the number without text)."""
+    return f"{number}. {step.text}" if step.text else f"{number}."
+
+
+def steps_text(steps: list[RenderedStep], lang: str) -> list[str]:
+    """The steps as plain text (`tpu-assist walk`): commands and diffs indented by four spaces,
+    each command with its risk."""
+    from .strings import t
+
+    out: list[str] = []
+    for i, step in enumerate(steps, start=1):
+        head = step_head(i, step)
+        if step.kind == "command":
+            risk = t(lang, "cli.risk")
+            out += [f"{head}  [{risk}: {step.risk}]", "", "    " + (step.command or ""), ""]
+        elif step.kind == "code":
+            out += [head, ""] + ["    " + line for line in (step.diff or "").splitlines()] + [""]
+        else:
+            out += [head, ""]
+    return out
+
+
+def fence(text: str, lang: str = "") -> list[str]:
+    """A fenced Markdown block that the content cannot close early."""
+    longest = max((len(m) for m in re.findall(r"`{3,}", text)), default=2)
+    ticks = "`" * max(3, longest + 1)
+    return [ticks + lang, text, ticks]
+
+
+def steps_markdown(
+    steps: list[RenderedStep], lang: str, redact: Callable[[str], str] = str
+) -> list[str]:
+    """The steps as Markdown (the export): commands in `sh` blocks with their risk, code changes in
+    `diff` blocks; `redact` is applied to every text the person's values may appear in."""
+    from .strings import t
+
+    out: list[str] = []
+    for i, step in enumerate(steps, start=1):
+        head = f"{i}. {redact(step.text)}" if step.text else f"{i}."
+        if step.kind == "command":
+            out += [f"{head} _({t(lang, 'md.risk')}: {step.risk})_", ""]
+            out += [*fence(redact(step.command or ""), "sh"), ""]
+        elif step.kind == "code":
+            out += [head, "", *fence(redact(step.diff or ""), "diff"), ""]
+        else:
+            out += [head, ""]
+    return out
 
 
 def render_text(template: str, values: dict[str, str]) -> str:
@@ -80,8 +146,13 @@ def unified_diff(before: str, after: str, name: str | None = "code") -> str:
     return "\n".join(lines)
 
 
-def render_steps(steps, values: dict[str, str], lang: str) -> list[RenderedStep]:
+def render_steps(
+    steps: list[CommandStep | CodeStep | NoteStep], values: dict[str, str], lang: str
+) -> list[RenderedStep]:
     """Raises placeholders.PlaceholderError when a value must not go into a command."""
+    # Here, not at the top: showing saved steps (the export, `walk_text`) needs no schema.
+    from .kb.schema import CodeStep, CommandStep, NoteStep
+
     out: list[RenderedStep] = []
     for step in steps:
         if step.when is not None and not step.when.holds(values):
@@ -150,10 +221,10 @@ def fix_script(
         out.append("# " + t(lang, "script.missing", names=", ".join(missing)))
     for i, step in enumerate(steps, start=1):
         out.append("")
-        head = f"{i}. {step.text}" if step.text else f"{i}."
+        head = step_head(i, step)
         if step.kind == "command":
             out += _comment(head)
-            out.append("# " + t(lang, "script.risk", risk=t(lang, f"risk.{step.risk}")))
+            out.append("# " + t(lang, "script.risk", risk=t(lang, f"script.risk.{step.risk}")))
             out.append(step.command or "")
         elif step.kind == "code":
             out += _comment(head)

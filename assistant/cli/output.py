@@ -3,91 +3,59 @@
 from __future__ import annotations
 
 import json
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
-from ..retrieval.chunks import entry_full_text, plain
-
-LABELS = {
-    "en": {
-        "best": "Best match",
-        "conf": "confidence",
-        "why": "why",
-        "others": "Other candidates",
-        "none": "No confident match.",
-        "nearest": "Nearest entries",
-        "hint": "Add the full error line (the exception and its message) or describe what "
-        "you see, and ask again.",
-        "next": "Guided fix",
-        "check": "Check",
-        "unfilled": "Fill in",
-        "risk": "risk",
-        "answer": "answer with",
-        "cut": "Note",
-        "auto": "from the accelerator type or generation you gave",
-    },
-    "pt": {
-        "best": "Melhor correspondência",
-        "conf": "confiança",
-        "why": "por quê",
-        "others": "Outros candidatos",
-        "none": "Nenhuma correspondência confiável.",
-        "nearest": "Entradas mais próximas",
-        "hint": "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
-        "acontece, e pergunte de novo.",
-        "next": "Correção guiada",
-        "check": "Verificação",
-        "unfilled": "Preencha",
-        "risk": "risco",
-        "answer": "responda com",
-        "cut": "Nota",
-        "auto": "do tipo de acelerador ou da geração informados",
-    },
-}
+from ..render import RenderedStep, steps_text
+from ..retrieval.chunks import entry_full_text
+from ..strings import t
+from ..text.markdown import plain
 
 
 def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
-    t = LABELS[answer.lang if answer.lang in LABELS else "en"]
+    lang = answer.lang
+    conf = t(lang, "cli.conf")
     out: list[str] = []
     for note in answer.notes:
-        out.append(f"{t['cut']}: {note}")
+        out.append(f"{t(lang, 'cli.cut')}: {note}")
     if answer.abstained:
-        out.append(t["none"])
+        out.append(t(lang, "answer.none"))
         if answer.results:
-            out.append(f"{t['nearest']}:")
+            out.append(f"{t(lang, 'cli.nearest')}:")
             for r in answer.results[:3]:
-                out.append(f"  - {r.title} [{r.id}] ({t['conf']} {r.confidence:.2f})")
-        out.append(t["hint"])
+                out.append(f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})")
+        out.append(t(lang, "cli.hint"))
         return "\n".join(out)
     best = answer.results[0]
     entry = kb.get(best.id)
-    mine = " (your entry)" if best.source == "user" else ""
-    out.append(f"{t['best']}: {best.title} [{best.id}]{mine} — {t['conf']} {best.confidence:.2f}")
+    mine = t(lang, "cli.yours") if best.source == "user" else ""
+    out.append(
+        f"{t(lang, 'cli.best')}: {best.title} [{best.id}]{mine} — {conf} {best.confidence:.2f}"
+    )
     for w in best.why:
-        out.append(f"  {t['why']}: {w}")
+        out.append(f"  {t(lang, 'cli.why')}: {w}")
     if entry is not None:
-        out += ["", plain(entry.summary.get(answer.lang))]
+        out += ["", plain(entry.summary.get(lang))]
     if answer.values:
         out += ["", ", ".join(f"{k}={v}" for k, v in answer.values.items())]
     if len(answer.results) > 1:
-        out += ["", f"{t['others']}:"]
-        out += [
-            f"  - {r.title} [{r.id}] ({t['conf']} {r.confidence:.2f})" for r in answer.results[1:4]
-        ]
+        out += ["", f"{t(lang, 'cli.others')}:"]
+        out += [f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})" for r in answer.results[1:4]]
     sets = "".join(
         f" --set {k}={v}" for k, v in answer.values.items() if k in ("tpu_name", "zone", "project")
     )
-    out += ["", f"{t['next']}: tpu-assist walk {best.id}{sets}"]
+    out += ["", f"{t(lang, 'cli.next')}: tpu-assist walk {best.id}{sets}"]
     return "\n".join(out)
 
 
-def walk_text(data: dict, lang: str) -> str:
-    t = LABELS[lang]
+def walk_text(data: dict[str, Any], lang: str) -> str:
+    """A walk (`Walk.to_dict`, as `--json` prints it) as plain text; the fix's steps through
+    `render.steps_text`, the renderer every output shares."""
     out: list[str] = []
     auto = set(data.get("auto_answered", []))
     for node, value in data["path"]:
-        out.append(f"  {node} = {value}" + (f"  ({t['auto']})" if node in auto else ""))
+        out.append(f"  {node} = {value}" + (f"  ({t(lang, 'cli.auto')})" if node in auto else ""))
     for line in data.get("advice", []):
         out.append(f"» {line}")
     if out:
@@ -103,20 +71,14 @@ def walk_text(data: dict, lang: str) -> str:
         else:
             example = "128"
         out.append("")
-        out.append(f"{t['answer']}: --answer {data['node']}={example}")
+        out.append(f"{t(lang, 'cli.answer')}: --answer {data['node']}={example}")
         return "\n".join(out)
     out += [f"## {data['title']}", ""]
-    for i, s in enumerate(data["steps"], start=1):
-        head = f"{i}. {s['text']}" if s.get("text") else f"{i}."
-        if s["kind"] == "command":
-            out += [f"{head}  [{t['risk']}: {s['risk']}]", "", "    " + s["command"], ""]
-        elif s["kind"] == "code":
-            out += [head, ""] + ["    " + line for line in s["diff"].splitlines()] + [""]
-        else:
-            out += [head, ""]
-    out.append(f"{t['check']}: {data['check']}")
+    out += steps_text([RenderedStep.from_dict(s) for s in data["steps"]], lang)
+    out.append(f"{t(lang, 'cli.check')}: {data['check']}")
     if data.get("missing"):
-        out.append(f"{t['unfilled']}: " + " ".join(f"--set {m}=…" for m in data["missing"]))
+        fill = " ".join(f"--set {m}=…" for m in data["missing"])
+        out.append(f"{t(lang, 'cli.unfilled')}: {fill}")
     return "\n".join(out)
 
 

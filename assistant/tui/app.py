@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from .. import history
-from .i18n import LANGS, locale_lang, t
-from .screens.main import MainScreen
+from ..strings import LANGS, locale_lang, t
+from .bindings import described, hidden_by_language
+from .screens.main import AssistantApp, EngineLike, MainScreen
 
-# Palette entries: (action, i18n key of the title, i18n key of the help)
+# Palette entries: (action, catalogue key of the title, catalogue key of the help)
 PALETTE = [
     ("help", "key.help", "cmd.help"),
     ("language", "key.language", "cmd.language"),
@@ -35,24 +40,28 @@ class TpuAssistApp(App):
     TITLE = "tpu-assist"
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *described("ctrl+q", "quit", priority=True),
+        *described("ctrl+p", "command_palette", show=False, priority=True),
+    ]
 
     def __init__(
         self,
-        engine=None,
+        engine: Any = None,
         lang: str | None = None,
         history_dir: Path | None = None,
         user_dirs: list[Path] | None = None,
     ) -> None:
         super().__init__()
-        self.engine = engine
+        self.engine: EngineLike | None = engine
         self.lang = lang if lang in LANGS else locale_lang()
         self.history_dir = Path(history_dir) if history_dir is not None else None
         self.user_dirs = user_dirs
         self.session = history.new_session(self.lang)
         self._tmux_clipboard: bool | None = None
+        self.notices: list[Notice] = []  # every notification shown, oldest first
 
-    def get_engine(self):
+    def get_engine(self) -> EngineLike:
         """The engine, created on first use (called from the loading worker, off the UI thread)."""
         if self.engine is None:
             from ..engine import Engine
@@ -62,7 +71,41 @@ class TpuAssistApp(App):
 
     def get_default_screen(self) -> MainScreen:
         # The first screen from the start (not pushed later): no key can arrive before it.
-        return MainScreen()
+        return MainScreen(self.lang)
+
+    # -- notifications and bindings ----------------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's notification, also recorded in `notices` (thread-safe: a list append)."""
+        self.notices.append(Notice(message, severity))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_by_language(parameters, self.lang):
+            return False  # the other language's description of the same key (bindings.py)
+        return super().check_action(action, parameters)
+
+    async def action_quit(self, lang: str = "") -> None:
+        await super().action_quit()
+
+    def action_command_palette(self, lang: str = "") -> None:
+        super().action_command_palette()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say which key quits (Textual's own looks for an action named exactly `quit`;
+        ours carries the language)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action.partition("(")[0] in ("quit", "app.quit"):
+                self.notify(f"Press [b]{key}[/b] to quit the app", title="Do you want to quit?")
+                return
 
     # -- clipboard ---------------------------------------------------------------------------------
 
@@ -98,7 +141,7 @@ class TpuAssistApp(App):
 
     # -- command palette ---------------------------------------------------------------------------
 
-    def get_system_commands(self, screen):
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if not isinstance(screen, MainScreen):
             return
@@ -114,8 +157,18 @@ class TpuAssistApp(App):
             yield SystemCommand(title, result.id, partial(screen.run_action, f"candidate({n})"))
 
 
+def _contract(app: TpuAssistApp) -> AssistantApp:
+    return app  # mypy checks here that the app is what MainScreen expects of it
+
+
+@dataclass(frozen=True)
+class Notice:
+    message: str
+    severity: str = "information"
+
+
 def make_app(
-    engine=None,
+    engine: Any = None,
     lang: str | None = None,
     history_dir: Path | None = None,
     user_dirs: list[Path] | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..history import Turn, clip_query
 from ..kb import KnowledgeBase
@@ -12,6 +13,9 @@ from ..kb.schema import ChoiceNode, FixNode, NumberNode
 from ..placeholders import PlaceholderError, validate_value
 from ..render import render_text
 from ..walk import Walk, WalkError, all_paths, walk
+
+if TYPE_CHECKING:  # imported when a saved session is read (start-up stays light)
+    from ..answer import Answer
 
 _NUMBERISH = re.compile(r"^[-+]?[0-9][0-9_,]*(?:\.[0-9]+)?$")
 _YES = {
@@ -50,7 +54,7 @@ class Alternative:
 @dataclass
 class TurnState:
     query: str
-    answer: object = None  # engine.Answer once the search is done
+    answer: Answer | None = None  # once the search is done
     entry_id: str | None = None
     path: list[tuple[str, str]] = field(default_factory=list)
     overrides: dict[str, str] = field(default_factory=dict)
@@ -65,7 +69,7 @@ class TurnState:
     # -- derived -----------------------------------------------------------------------------------
 
     def facts_values(self) -> dict[str, str]:
-        return dict(getattr(self.answer, "values", None) or {})
+        return dict(self.answer.values) if self.answer is not None else {}
 
     def current_walk(self, kb: KnowledgeBase) -> Walk | None:
         entry = kb.get(self.entry_id) if self.entry_id else None
@@ -117,7 +121,7 @@ class TurnState:
                 continue
             shared = len(mine & set(other.path))
             best = branches.get(other.node_id)
-            if best is None or shared > best[0]:
+            if (best is None or shared > best[0]) and isinstance(other.node, FixNode):
                 title = render_text(other.node.title.get(lang), other.values)
                 branches[other.node_id] = (shared, tuple(other.path), title)
         for _node, (_shared, path, title) in list(branches.items())[:MAX_BRANCHES]:
@@ -132,9 +136,8 @@ class TurnState:
             seen.add(rid)
             n += 1
             out.append(Alternative("related", rid, other_entry.title.get(lang)))
-        answer = self.answer
         n = 0
-        for result in getattr(answer, "results", None) or []:
+        for result in self.answer.results if self.answer is not None else []:
             if result.id in seen or n >= MAX_CANDIDATES:
                 continue
             other_entry = kb.get(result.id)
@@ -146,7 +149,7 @@ class TurnState:
 
     # -- changes -----------------------------------------------------------------------------------
 
-    def choose(self, entry_id: str, preset: dict[str, str] | None = None) -> None:
+    def choose(self, entry_id: str | None, preset: dict[str, str] | None = None) -> None:
         self.entry_id = entry_id
         self.path = []
         self.preset = dict(preset or {})
@@ -260,18 +263,20 @@ class TurnState:
             feedback=dict(self.feedback),
         )
         entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
-        if entry is not None:
+        if entry is not None and kb is not None:
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
             try:
                 w = self.current_walk(kb)
-                turn.walk = {lang: w.to_dict(lang) for lang in ("en", "pt")}
+                turn.walk = {lang: w.to_dict(lang) for lang in ("en", "pt")} if w else {}
             except (WalkError, PlaceholderError):
                 turn.walk = {}
         return turn
 
     @classmethod
     def from_turn(cls, turn: Turn) -> TurnState:
-        answer = answer_from_dict(turn.answer) if turn.answer else None
+        from ..answer import Answer
+
+        answer = Answer.from_dict(turn.answer) if turn.answer else None
         return cls(
             query=turn.query,
             answer=answer,
@@ -281,10 +286,3 @@ class TurnState:
             feedback=dict(turn.feedback),
             outcome=turn.outcome,
         )
-
-
-def answer_from_dict(d: dict):
-    """An `Answer` rebuilt from its `to_dict()` (a saved session)."""
-    from ..answer import Answer
-
-    return Answer.from_dict(d)

@@ -435,7 +435,7 @@ async def test_f7_copies_the_whole_fix_as_a_commented_script(make):
         assert "# risk: read-only" in lines
         assert "#   +GLOBAL_BATCH_SIZE = 64  # a multiple of 64: 8 rows per TensorCore" in lines
         assert all(line.startswith(("#", "gcloud")) or not line for line in lines)
-        assert any("whole fix was copied" in str(n.message) for n in app._notifications)
+        assert any("whole fix was copied" in str(n.message) for n in app.notices)
         # single commands are still copied one at a time
         await pilot.press("f5")
         await pilot.pause()

@@ -86,7 +86,7 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
         await pilot.press("tab", "c")
         await pilot.pause()
         assert app.clipboard.startswith("gcloud compute tpus tpu-vm describe my-tpu")
-        assert any("Copied" in str(n.message) for n in app._notifications)
+        assert any("Copied" in str(n.message) for n in app.notices)
         # the session was saved
         files = list((hist_dir / "sessions").glob("*.json"))
         assert len(files) == 1
@@ -357,7 +357,7 @@ async def test_help_palette_and_copy_outside_a_fix(make, monkeypatch):
         monkeypatch.setenv("TERM", "dumb")
         app.copy_command("echo hi")
         await pilot.pause()
-        assert any("TERM=dumb" in str(n.message) for n in app._notifications)
+        assert any("TERM=dumb" in str(n.message) for n in app.notices)
 
 
 @aio

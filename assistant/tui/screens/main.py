@@ -1,239 +1,290 @@
-"""The conversation screen. It owns the turn state, runs the slow work in thread workers, and
-routes every message its children post (they never reach sideways)."""
+"""The conversation screen. It owns the state — the active turn and the screen's reactives — runs
+the slow work in thread workers, and routes every message its children post (`@on(messages.X)`):
+the children never reach sideways or into the screen ("attributes down, messages up").
+
+Who draws what: `StatusBar` (status and language), `ContextHeader` (the sticky match line),
+`Conversation` (the welcome and the turns; a turn is added by `Conversation.add_turn` only, and
+`TurnBox.show` draws a turn from its state), `PromptInput` (the keyboard). The screen's reactives
+flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `lang` and
+`prompt_mode` to the message box, `context` shows or hides the header; `ready`, `walk_kind` and
+`turn` refresh the key bindings (footer, palette) when they change.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-from typing import ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
-from rich.text import Text
-from textual import events, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widget import Widget
+from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ... import history
+from ...check import detect as check_detect
+from ...export import export_session
+from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError
+from ...render import fix_script
+from ...strings import LANGS, t
 from ...walk import WalkError
-from ..i18n import STRINGS, t
-from ..state import NOT_SOLVED, TurnState
-from ..widgets.answer import AnswerView, CandidateLink, context_lines
-from ..widgets.findings import CheckTurns, FindingList  # issue 14: pasted code -> findings
+from .. import messages
+from ..bindings import described, hidden_by_language, without_language
+from ..state import TurnState
+from ..widgets.answer import AnswerView, context_lines
+from ..widgets.conversation import Conversation
+from ..widgets.findings import (
+    CheckAnswerView,
+    FindingList,
+    FindingsView,
+    finding_turn,
+    run_check,
+)
 from ..widgets.message import UserMessage
 from ..widgets.prompt import PromptInput
+from ..widgets.statusbar import ContextHeader, ContextLines, StatusBar
 from ..widgets.walkview import ChoiceList, CommandBlock, WalkView
-from .modals import HelpScreen
-from .session import SessionActions
+from .modals import (
+    ExportScreen,
+    HelpScreen,
+    HistoryScreen,
+    ValuesScreen,
+    default_export_path,
+    value_names,
+)
+
+if TYPE_CHECKING:
+    from ...answer import Answer
+
+W = TypeVar("W", bound=Widget)
 
 
-class EngineReady(Message):
-    def __init__(self, warnings: list[str]) -> None:
-        super().__init__()
-        self.warnings = warnings
+class EngineLike(Protocol):
+    """What the screen uses of assistant.engine.Engine (the tests hand in stand-ins)."""
+
+    @property
+    def kb(self) -> KnowledgeBase: ...
+
+    def warm_up(self) -> None: ...
+
+    def ask(self, text: str, lang: str | None = None) -> Answer: ...
 
 
-class EngineFailed(Message):
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
+class AssistantApp(Protocol):
+    """What the screen uses of its app (assistant.tui.app.TpuAssistApp, which imports this
+    module, so the contract is spelled out here and checked there)."""
 
+    lang: str
+    engine: EngineLike | None
+    session: history.Session
+    history_dir: Path | None
 
-class SearchDone(Message):
-    def __init__(self, seq: int, answer=None, error: str = "", keep: bool = False) -> None:
-        super().__init__()
-        self.seq, self.answer, self.error, self.keep = seq, answer, error, keep
+    def get_engine(self) -> EngineLike: ...
+
+    def copy_command(self, command: str, what: str = "command") -> None: ...
 
 
 # Keys that type into the message box: if one reaches the screen itself, nothing had the focus
 # yet (the very first moments after launch) and the screen hands it to the box.
 TYPING_KEYS = frozenset({"enter", "backspace", "delete", "ctrl+j", "ctrl+u", "ctrl+w", "tab"})
 
-
-def relabel(node, lang: str) -> None:
-    """Binding descriptions in the current language (the footer reads them)."""
-    for key, bindings in node._bindings.key_to_bindings.items():
-        node._bindings.key_to_bindings[key] = [
-            dataclasses.replace(b, description=t(lang, f"key.{b.action.split('(')[0]}"))
-            if f"key.{b.action.split('(')[0]}" in STRINGS and b.description
-            else b
-            for b in bindings
-        ]
+# What the message box waits for, by the step shown: its placeholder (PromptInput.mode).
+PROMPT_MODES = {"question-choice": "choice", "question-number": "number"}
 
 
-class MainScreen(SessionActions, CheckTurns, Screen):
+class MainScreen(Screen[None]):
     AUTO_FOCUS = "#prompt"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f3", "back", "Back"),
-        Binding("f4", "restart", "Restart"),
-        Binding("f5", "copy", "Copy"),
-        Binding("f7", "script", "Script"),
-        Binding("f8", "toggle", "Expand", show=False),
-        Binding("f6", "values", "Values"),
-        Binding("f1", "help", "Help"),
-        Binding("f2", "language", "Português"),
-        Binding("ctrl+o", "history", "History"),
-        Binding("ctrl+s", "export", "Export"),
+        *described("f3", "back"),
+        *described("f4", "restart"),
+        *described("f5", "copy"),
+        *described("f7", "script"),
+        *described("f8", "toggle", show=False),
+        *described("f6", "values"),
+        *described("f1", "help"),
+        *described("f2", "language"),
+        *described("ctrl+o", "history"),
+        *described("ctrl+s", "export"),
         Binding("alt+1", "candidate(1)", show=False),
         Binding("alt+2", "candidate(2)", show=False),
         Binding("alt+3", "candidate(3)", show=False),
     ]
 
-    def __init__(self) -> None:
+    # -- state -------------------------------------------------------------------------------------
+    lang = var("en", bindings=True)
+    ready = var(False, bindings=True)  # the engine is loaded
+    failed = var("")  # why the engine could not load
+    status_key = var("status.loading")
+    walk_kind = var("", bindings=True)  # "question-choice" | "question-number" | "fix" | ""
+    prompt_mode = var("")  # what the message box waits for (its placeholder)
+    context: var[ContextLines | None] = var(None, init=False)  # the sticky header; None: hidden
+    # The active turn. Mutated in place by the actions, then `mutate_reactive` (in `show_turn`);
+    # always_update: a new turn equal to the old one (the same question again) still replaces it.
+    turn: var[TurnState | None] = var(None, bindings=True, always_update=True)
+
+    def __init__(self, lang: str = "en") -> None:
         super().__init__()
-        self.ready = False
-        self.failed = ""
-        self.turn: TurnState | None = None
+        self.set_reactive(MainScreen.lang, lang)
         self.turn_index = -1  # index of the active turn in the session
-        self.seq = 0
-        self.status_key = "status.loading"
-        self.walk_kind = ""  # "question" | "fix" | ""
+        self.seq = 0  # the number of the latest turn: a worker's late reply for another is dropped
 
     @property
-    def lang(self) -> str:
-        return self.app.lang
-
-    @property
-    def kb(self):
+    def kb(self) -> KnowledgeBase | None:
         """The knowledge base — None until the engine exists (the first moments after launch)."""
-        engine = self.app.engine
+        engine = self.tpu_app.engine
         return engine.kb if engine is not None else None
+
+    @property
+    def tpu_app(self) -> AssistantApp:
+        return cast(AssistantApp, self.app)
+
+    def knowledge(self) -> KnowledgeBase:
+        """The knowledge base, where a turn has an answer (so the engine exists)."""
+        kb = self.kb
+        assert kb is not None, "an answered turn implies a loaded engine"
+        return kb
 
     # -- layout ------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="statusbar"):
-            yield Static("tpu-assist", id="app-name")
-            yield Static("", id="status")
-            yield Static("", id="lang-tag")
-        with Vertical(id="context"):
-            with Horizontal(id="context-head"):
-                yield Static("", id="context-title")
-                yield Static("", id="context-confidence")
-            yield Static("", id="context-why")
+        yield StatusBar(id="statusbar").data_bind(
+            MainScreen.lang, MainScreen.status_key, MainScreen.failed
+        )
+        yield ContextHeader(id="context")
         # Nothing but the message box takes the focus on this screen (see widgets/prompt.py).
-        with VerticalScroll(id="conversation", can_focus=False), Vertical(id="welcome"):
-            yield Static("", id="welcome-title")
-            yield Static("", id="welcome-body")
-            yield Static("", id="welcome-keys")
-        yield PromptInput(id="prompt")
+        yield Conversation(id="conversation").data_bind(MainScreen.lang)
+        yield PromptInput(id="prompt").data_bind(MainScreen.lang, mode=MainScreen.prompt_mode)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.apply_lang()
         self.set_focus(self.prompt, scroll_visible=False)  # at once: no key may find no focus
-        self.query_one("#context").display = False
         self.watch(self.conversation, "scroll_y", self.update_context, init=False)
         # Start loading as soon as the first frame is up: the screen is drawn and answers keys
         # before the loading worker competes for the interpreter. (The query path imports no
         # torch; the ONNX model loads in a few tenths of a second, so a fixed delay here only
         # made the person wait.) An engine handed in already warm has nothing slow left to do.
-        engine = self.app.engine
+        engine = self.tpu_app.engine
         if engine is not None and getattr(getattr(engine, "embedder", None), "loaded", False):
             self.load_engine()
         else:
             self.call_after_refresh(self.load_engine)
 
     @property
-    def conversation(self) -> VerticalScroll:
-        return self.query_one("#conversation", VerticalScroll)
+    def conversation(self) -> Conversation:
+        return self.query_one(Conversation)
 
     @property
     def prompt(self) -> PromptInput:
         return self.query_one(PromptInput)
 
-    def active(self, cls):
+    def active(self, cls: type[W]) -> W | None:
         """The widget of type `cls` in the active turn, or None."""
-        turns = self.query(".turn")
-        if not turns:
-            return None
-        found = turns.last().query(cls)
-        return found.first() if found else None
+        return self.conversation.active(cls)
 
-    def set_status(self, key: str, **kw) -> None:
-        self.status_key = key
-        self.query_one("#status", Static).update(Text(t(self.lang, key, **kw)))
-        self.query_one("#status", Static).set_class(key == "status.ready", "ready")
+    # -- reactives ---------------------------------------------------------------------------------
 
-    def apply_lang(self) -> None:
-        lang = self.lang
-        self.query_one("#lang-tag", Static).update("PT" if lang == "pt" else "EN")
-        self.query_one("#welcome-title", Static).update(t(lang, "welcome.title"))
-        self.query_one("#welcome-body", Static).update(t(lang, "welcome.body"))
-        self.query_one("#welcome-keys", Static).update(t(lang, "welcome.keys"))
-        if self.failed:
-            self.set_status("status.failed", error=self.failed)
-        else:
-            self.set_status(self.status_key)
-        self.update_placeholder()
-        for node in (self, self.prompt, self.app):
-            relabel(node, lang)
-        self.refresh_bindings()
+    def watch_lang(self, lang: str) -> None:
+        self.tpu_app.lang = lang  # the app's setting follows the screen
 
-    def update_placeholder(self) -> None:
-        key = {"question-choice": "prompt.choice", "question-number": "prompt.number"}.get(
-            self.walk_kind, "prompt.placeholder"
+    def watch_context(self, lines: ContextLines | None) -> None:
+        """Show or hide the header; the conversation changes height, so one scrolled to its end
+        (the open question) is kept at its end."""
+        conversation = self.conversation
+        at_end = conversation.at_end
+        if self.query_one(ContextHeader).show(lines) and at_end:
+            self.call_after_refresh(conversation.scroll_end, animate=False)
+
+    def update_context(self, *_args: object) -> None:
+        """The sticky header: the active turn's match, confidence and first reason, shown while
+        the answer itself is scrolled out of view."""
+        turn = self.turn
+        lines = (
+            context_lines(self.kb, self.lang, turn.answer, turn.entry_id)
+            if turn is not None and turn.answer is not None
+            else None
         )
+        if lines is not None and self._answer_in_view():
+            lines = None
+        self.context = lines
+
+    def _answer_in_view(self) -> bool:
+        """Whether the active answer's title and first reason are on screen."""
+        view = self.active(AnswerView)
+        return view is not None and self.conversation.in_view(list(view.query(".title, .why")))
+
+    def update_prompt_mode(self) -> None:
+        mode = PROMPT_MODES.get(self.walk_kind, "")
         if self.walk_kind == "fix":
-            view = self.active(WalkView)
-            lists = list(view.query(ChoiceList)) if view is not None else []
-            purpose = lists[-1].purpose if lists else ""
-            key = {"outcome": "prompt.outcome", "alternative": "prompt.alternative"}.get(
-                purpose, key
+            lists = self._lists()
+            mode = {"outcome": "outcome", "alternative": "alternative"}.get(
+                lists[-1].purpose if lists else "", mode
             )
-        self.prompt.placeholder = t(self.lang, key)
+        self.prompt_mode = mode
+
+    def _lists(self) -> list[ChoiceList]:
+        view = self.active(WalkView)
+        return list(view.query(ChoiceList)) if view is not None else []
 
     # -- workers -----------------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load")
     def load_engine(self) -> None:
         try:
-            engine = self.app.get_engine()
+            engine = self.tpu_app.get_engine()
             engine.warm_up()
             warnings = list(engine.kb.warnings)
         except Exception as exc:  # shown in the status bar, never a crash
-            self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
+            self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(EngineReady(warnings))
+        self.post_message(messages.EngineReady(warnings))
 
     @work(thread=True, exclusive=True, group="search")
     def search(self, seq: int, text: str, lang: str, keep: bool) -> None:
         worker = get_current_worker()
         try:
-            answer = self.app.engine.ask(text, lang=lang)
+            engine = self.tpu_app.engine
+            assert engine is not None, "searches start once the engine is ready"
+            answer = engine.ask(text, lang=lang)
         except Exception as exc:
             if not worker.is_cancelled:
-                self.post_message(SearchDone(seq, error=f"{type(exc).__name__}: {exc}"))
+                self.post_message(messages.SearchDone(seq, error=f"{type(exc).__name__}: {exc}"))
             return
         if not worker.is_cancelled:
-            self.post_message(SearchDone(seq, answer, keep=keep))
+            self.post_message(messages.SearchDone(seq, answer, keep=keep))
 
-    def on_engine_ready(self, message: EngineReady) -> None:
+    @work(thread=True, exclusive=True, group="check")
+    def check(self, seq: int, text: str, kind: str) -> None:
+        self.post_message(messages.CheckDone(seq, run_check(text, kind)))
+
+    @on(messages.EngineReady)
+    def engine_ready(self, message: messages.EngineReady) -> None:
         self.ready = True
-        self.set_status("status.ready")
+        self.status_key = "status.ready"
         for w in message.warnings:
             self.notify(t(self.lang, "kb.warning", warning=w), severity="warning", markup=False)
         if self.turn is not None and self.turn.answer is None:
             self.start_search()
-        self.refresh_bindings()
 
-    def on_engine_failed(self, message: EngineFailed) -> None:
+    @on(messages.EngineFailed)
+    def engine_failed(self, message: messages.EngineFailed) -> None:
         self.failed = message.error
-        self.set_status("status.failed", error=message.error)
 
     def start_search(self, keep: bool = False) -> None:
+        assert self.turn is not None
         if not keep:
-            self.set_status("status.searching")
+            self.status_key = "status.searching"
         self.search(self.seq, self.turn.query, self.lang, keep)
 
-    async def on_search_done(self, message: SearchDone) -> None:
+    @on(messages.SearchDone)
+    async def search_done(self, message: messages.SearchDone) -> None:
         if message.seq != self.seq or self.turn is None:
             return  # a newer question superseded this one
-        self.set_status("status.ready")
-        if message.error:
+        self.status_key = "status.ready"
+        if message.error or message.answer is None:
             self.notify(message.error, severity="error", markup=False)
             return
         answer = message.answer
@@ -244,38 +295,54 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             )
         if (msg := self.active(UserMessage)) is not None:
             msg.set_key_lines(answer.facts.key_lines)
-        await self.render_turn(focus=not message.keep)
+        await self.show_turn(focus=not message.keep)
         self.save()
+
+    @on(messages.CheckDone)
+    async def check_done(self, message: messages.CheckDone) -> None:
+        if message.seq != self.seq:
+            return  # a newer message superseded this one
+        view = self.active(FindingsView)
+        if view is None:
+            return
+        await view.update_view(findings=message.findings)
+        msg = self.active(UserMessage)
+        if msg is not None and view.source == "code":
+            lines = msg.text.splitlines()
+            key = sorted({f.line for f in message.findings if 0 < f.line <= len(lines)})
+            msg.set_key_lines([{"line": n, "text": lines[n - 1]} for n in key[:12]])
+        if view.query(FindingList):
+            view.query_one(FindingList).focus()
+        self.call_after_refresh(self.conversation.scroll_end, animate=False)
 
     # -- turns -------------------------------------------------------------------------------------
 
     def session_queries(self) -> list[str]:
         """The questions of the session, oldest first (Up at an empty box recalls them)."""
-        queries = [turn.query for turn in self.app.session.turns]
-        if self.turn is not None and self.turn_index >= len(self.app.session.turns):
+        session = self.tpu_app.session
+        queries = [turn.query for turn in session.turns]
+        if self.turn is not None and self.turn_index >= len(session.turns):
             queries.append(self.turn.query)  # asked, not answered (so not saved) yet
         return queries
+
+    def _next_turn(self, turn: TurnState | None) -> None:
+        """A new turn becomes the active one (not shown yet): its state, number and place."""
+        self.turn = turn
+        self.seq += 1
+        self.turn_index = len(self.tpu_app.session.turns)
+        self.walk_kind = ""
 
     async def new_query(self, text: str) -> None:
         pending = self.active(AnswerView)
         if pending is not None and self.turn is not None and self.turn.answer is None:
             # superseded before its answer came: say so (it stays in the session, unanswered)
             await pending.update_view(superseded=True)
-        for old in self.query(".turn"):
-            for view in old.query("AnswerView, WalkView"):
-                view.disabled = True
-        self.query_one("#welcome").display = False
-        self.turn = TurnState(query=text)
-        self.seq += 1
-        self.turn_index = len(self.app.session.turns)
-        self.walk_kind = ""
+        self._next_turn(TurnState(query=text))
         self.prompt.set_list("", 0)
         self.prompt.recall = self.session_queries()
-        self.update_placeholder()
+        self.update_prompt_mode()
         self.update_context()
-        box = Vertical(classes="turn")
-        await self.conversation.mount(box)
-        await box.mount(
+        await self.conversation.add_turn(
             UserMessage(text, self.lang),
             AnswerView(None, self.lang, waiting=not self.ready),
             WalkView(None, self.lang),
@@ -284,53 +351,50 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         if self.ready:
             self.start_search()
         elif not self.failed:
-            self.set_status("status.waiting")
+            self.status_key = "status.waiting"
         self.save()  # what was asked is in the session at once, answered or not
-        self.refresh_bindings()
 
-    async def render_turn(self, focus: bool = True) -> None:
+    async def check_turn(self, text: str) -> bool:
+        """Start a findings turn (issue 14) if `text` is Python code or `tpu-assist check`
+        output; False when it is a question for the search."""
+        kind = check_detect.kind(text)
+        if kind == "query":
+            return False
+        self._next_turn(None)
+        self.update_prompt_mode()
+        await self.conversation.add_turn(
+            UserMessage(text, self.lang),
+            FindingsView(self.lang, source=kind),
+            CheckAnswerView(None, self.lang),
+            WalkView(None, self.lang),
+            classes="check-turn",
+        )
+        self.conversation.scroll_end(animate=False)
+        self.check(self.seq, text, kind)
+        return True
+
+    async def show_turn(self, focus: bool = True) -> None:
         """Show the active turn as its state says. `focus`: also scroll to what needs the person
         now (the open question, or the top of the fix)."""
-        turn, walk, error = self.turn, None, ""
-        try:
-            walk = turn.current_walk(self.kb)
-        except (WalkError, PlaceholderError) as exc:
-            error = str(exc)
-        answer_view, walk_view = self.active(AnswerView), self.active(WalkView)
-        await answer_view.update_view(
-            kb=self.kb, lang=self.lang, answer=turn.answer, entry_id=turn.entry_id, waiting=False
-        )
-        feedback = turn.fix_feedback(self.kb) if walk is not None and walk.kind == "fix" else ""
-        alternatives = turn.alternatives(self.kb, self.lang) if feedback == NOT_SOLVED else []
-        await walk_view.update_view(
-            walk=walk,
-            lang=self.lang,
-            error=turn.error or error,
-            selected=0,
-            feedback=feedback,
-            alternatives=alternatives,
-        )
-        for title in answer_view.query("CollapsibleTitle"):
-            title.can_focus = False  # clicked, not focused: the box keeps the keyboard
-        self.walk_kind = ""
-        if walk is not None:
-            self.walk_kind = (
-                "fix"
-                if walk.kind == "fix"
-                else ("question-choice" if walk_view.query(ChoiceList) else "question-number")
-            )
+        box = self.conversation.active_turn
+        if self.turn is None or box is None:
+            return
+        shown = await box.show(self.turn, self.knowledge(), self.lang)
+        self.walk_kind = shown.walk_kind
+        self.mutate_reactive(MainScreen.turn)  # changed in place: the bindings follow
         self.sync_prompt()
-        self.update_placeholder()
+        self.update_prompt_mode()
         self.update_context()
-        self.refresh_bindings()
         # Once the new layout (and the scroll below) is on screen, whether the answer is in view.
         self.call_after_refresh(self.call_after_refresh, self.update_context)
         if not focus:
             return
-        if self.walk_kind == "fix" and walk_view.query(".fix-title") and not feedback:
-            title = walk_view.query_one(".fix-title")  # the fix starts at the top of the view
+        walk_view = box.view(WalkView)
+        titles = walk_view.query(".fix-title") if walk_view is not None else None
+        if self.walk_kind == "fix" and titles and not shown.feedback:
+            # the fix starts at the top of the view
             self.call_after_refresh(
-                self.conversation.scroll_to_widget, title, top=True, animate=False
+                self.conversation.scroll_to_widget, titles.first(), top=True, animate=False
             )
         else:
             self.call_after_refresh(self.conversation.scroll_end, animate=False)
@@ -338,66 +402,18 @@ class MainScreen(SessionActions, CheckTurns, Screen):
     def sync_prompt(self) -> None:
         """Tell the message box what is shown above it (attributes down)."""
         walk_view = self.active(WalkView)
-        lists = list(walk_view.query(ChoiceList)) if walk_view is not None else []
+        lists = self._lists()
         options = len(lists[-1].values) if lists else 0
-        if self.walk_kind == "fix":
-            kind = "commands" if walk_view.query(CommandBlock) else ("choice" if options else "")
+        if self.walk_kind == "fix" and walk_view is not None and walk_view.query(CommandBlock):
+            kind = "commands"
         else:
             kind = "choice" if options else ""
         self.prompt.set_list(kind, options)
 
-    def update_context(self, *_args) -> None:
-        """The sticky header: the active turn's match, confidence and first reason, shown while
-        the answer itself is scrolled out of view."""
-        box = self.query_one("#context")
-        turn = self.turn
-        lines = (
-            context_lines(self.kb, self.lang, turn.answer, turn.entry_id)
-            if turn is not None and turn.answer is not None
-            else None
-        )
-        if lines is None or self._answer_in_view():
-            self._show_context(box, False)
-            return
-        head, conf, conf_class, second = lines
-        self.query_one("#context-title", Static).update(head)
-        confidence = self.query_one("#context-confidence", Static)
-        confidence.update(Text(conf))
-        for cls in ("conf-high", "conf-mid", "conf-low"):
-            confidence.set_class(cls == conf_class, cls)
-        self.query_one("#context-why", Static).update(second)
-        self._show_context(box, True)
-
-    def _show_context(self, box, show: bool) -> None:
-        """Show or hide the header; the conversation changes height, so one scrolled to its end
-        (the open question) is kept at its end."""
-        if bool(box.display) == show:
-            return
-        conversation = self.conversation
-        at_end = conversation.scroll_y >= conversation.max_scroll_y - 1
-        box.display = show
-        if at_end:
-            self.call_after_refresh(conversation.scroll_end, animate=False)
-
-    def _answer_in_view(self) -> bool:
-        """Whether the active answer's title and first reason are on screen."""
-        view = self.active(AnswerView)
-        if view is None:
-            return False
-        parts = view.query(".title, .why")
-        if not parts:
-            return False
-        area = self.conversation.content_region
-        for part in parts:
-            region = part.region
-            if not region or region.y < area.y or region.bottom > area.bottom:
-                return False
-        return True
-
     def save(self) -> None:
         if self.turn is None:
             return
-        session = self.app.session
+        session = self.tpu_app.session
         turn = self.turn.to_turn(self.kb)
         if self.turn_index < len(session.turns):
             session.turns[self.turn_index] = turn
@@ -406,16 +422,20 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             self.turn_index = len(session.turns) - 1
         session.lang = self.lang
         try:
-            history.save_session(session, self.app.history_dir)
+            history.save_session(session, self.tpu_app.history_dir)
         except OSError as exc:
             self.notify(
                 t(self.lang, "history.saved_failed", error=str(exc)), severity="error", markup=False
             )
+        self.refresh_bindings()  # export is possible once a turn is saved
 
     # -- keys --------------------------------------------------------------------------------------
 
-    def _screen_keys(self) -> dict[str, str]:
-        return {b.key: b.action for b in Binding.make_bindings(self.BINDINGS)}
+    def _screen_keys(self) -> dict[str, list[str]]:
+        keys: dict[str, list[str]] = {}
+        for binding in Binding.make_bindings(self.BINDINGS):
+            keys.setdefault(binding.key, []).append(binding.action)
+        return keys
 
     async def on_key(self, event: events.Key) -> None:
         """Keys reach the screen when the message box does not use them (F-keys, Alt+N…), or —
@@ -431,16 +451,15 @@ class MainScreen(SessionActions, CheckTurns, Screen):
                 self.set_focus(self.prompt, scroll_visible=False)
             self.prompt.post_message(events.Key(event.key, event.character))
             return
-        action = self._screen_keys().get(event.key)
-        if action is None:
+        for action in self._screen_keys().get(event.key, []):
+            name, _, args = action.partition("(")
+            params = _parameters(args.rstrip(")"))
+            if self.check_action(name, params) is False:
+                continue
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
             return
-        name, _, args = action.partition("(")
-        params = (int(args.rstrip(")")),) if args else ()
-        if self.check_action(name, params) is False:
-            return
-        event.stop()
-        event.prevent_default()
-        await self.run_action(action)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # A click on something focusable that slipped through: the keyboard stays with the box.
@@ -453,12 +472,19 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         ):
             self.set_focus(self.prompt, scroll_visible=False)
 
+    def on_paste(self, event: events.Paste) -> None:
+        # A paste that found no focus (the first moments after launch) still becomes a message.
+        if not self.prompt.take_paste(event.text):
+            self.set_focus(self.prompt, scroll_visible=False)
+            self.prompt.insert(event.text)
+
     # -- messages from children --------------------------------------------------------------------
 
-    async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
+    @on(messages.Submitted)
+    async def submitted(self, message: messages.Submitted) -> None:
         text = message.text
         if self.turn is not None and self.turn.answer is not None and not message.pasted:
-            raw = self.turn.interpret(self.kb, text)
+            raw = self.turn.interpret(self.knowledge(), text)
             if raw is not None:
                 if raw.startswith("outcome:"):
                     await self.record_outcome(raw.partition(":")[2])
@@ -467,50 +493,52 @@ class MainScreen(SessionActions, CheckTurns, Screen):
                 else:
                     await self.apply_answer(raw)
                 return
-        # -- issue 14: Python code or `tpu-assist check` output opens a findings turn --------
-        if await self.check_turn(text):
+        if await self.check_turn(text):  # Python code or `tpu-assist check` output (issue 14)
             return
-        # -- end of issue 14 -------------------------------------------------------------------
         await self.new_query(text)
 
-    async def on_prompt_input_pick(self, message: PromptInput.Pick) -> None:
-        view = self.active(WalkView)
-        lists = list(view.query(ChoiceList)) if view is not None else []
+    @on(messages.Pick)
+    async def pick(self, message: messages.Pick) -> None:
+        lists = self._lists()
         value = lists[-1].choice(message.number) if lists else None
         if value is None:
             self.sync_prompt()
             return
         await self.picked(value, lists[-1].purpose)
 
-    async def on_prompt_input_list_key(self, message: PromptInput.ListKey) -> None:
+    @on(messages.ListKey)
+    async def list_key(self, message: messages.ListKey) -> None:
         view = self.active(WalkView)
         if view is None:
             return
-        lists, blocks = view.query(ChoiceList), list(view.query(CommandBlock))
+        lists, blocks = list(view.query(ChoiceList)), list(view.query(CommandBlock))
         if message.key in ("enter", "leave"):
             entering = message.key == "enter"
-            targets = blocks if blocks and self.walk_kind == "fix" else list(lists)[-1:]
+            targets: list[Widget] = (
+                list(blocks) if blocks and self.walk_kind == "fix" else list(lists[-1:])
+            )
             for widget in (*lists, *blocks):
                 widget.set_class(entering and widget in targets, "-in-list")
-            choosing = entering and lists and targets == list(lists)[-1:]
-            if choosing and lists.last().highlighted is None:
-                lists.last().highlighted = 0
+            choosing = entering and lists and targets == lists[-1:]
+            if choosing and lists[-1].highlighted is None:
+                lists[-1].highlighted = 0
             return
         if blocks and self.walk_kind == "fix":
             if message.key in ("up", "down"):
                 self.select_command(view, view.selected + (1 if message.key == "down" else -1))
             elif message.key in ("select", "copy"):
-                self.app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
+                self.tpu_app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
             return
         if lists:
             if message.key in ("up", "down"):
-                lists.last().move(1 if message.key == "down" else -1)
+                lists[-1].move(1 if message.key == "down" else -1)
             elif message.key == "select":
-                value = lists.last().highlighted_choice()
+                value = lists[-1].highlighted_choice()
                 if value is not None:
-                    await self.picked(value, lists.last().purpose)
+                    await self.picked(value, lists[-1].purpose)
 
-    def on_prompt_input_scroll(self, message: PromptInput.Scroll) -> None:
+    @on(messages.Scroll)
+    def scroll(self, message: messages.Scroll) -> None:
         conversation = self.conversation
         {
             "pageup": conversation.scroll_page_up,
@@ -528,8 +556,9 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             block.set_class(i == view.selected, "selected")
         blocks[view.selected].scroll_visible(animate=False)
 
-    async def on_choice_list_answered(self, message: ChoiceList.Answered) -> None:
-        await self.picked(message.value, message.purpose)  # a click
+    @on(messages.OptionClicked)
+    async def option_clicked(self, message: messages.OptionClicked) -> None:
+        await self.picked(message.value, message.purpose)
 
     async def picked(self, value: str, purpose: str) -> None:
         """An option of the active list was picked (digit, Enter in the list, or a click)."""
@@ -542,36 +571,53 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         else:
             await self.apply_answer(value)
 
-    async def on_candidate_link_chosen(self, message: CandidateLink.Chosen) -> None:
+    @on(messages.CandidateChosen)
+    async def candidate_chosen(self, message: messages.CandidateChosen) -> None:
         if self.turn is not None and self.turn.answer is not None:
             await self.choose(message.entry_id)
 
-    def on_command_block_selected(self, message: CommandBlock.Selected) -> None:
+    @on(messages.CommandClicked)
+    def command_clicked(self, message: messages.CommandClicked) -> None:
         view = self.active(WalkView)
-        if view is not None and message.block in view.query(CommandBlock):
-            self.select_command(view, list(view.query(CommandBlock)).index(message.block))
+        blocks = list(view.query(CommandBlock)) if view is not None else []
+        if view is not None and message.block in blocks:
+            self.select_command(view, blocks.index(message.block))
 
-    def on_command_block_copy(self, message: CommandBlock.Copy) -> None:
-        self.app.copy_command(message.command)
+    @on(messages.FindingChosen)
+    async def finding_chosen(self, message: messages.FindingChosen) -> None:
+        if message.view is not self.active(FindingsView) or message.view.disabled:
+            return
+        if self.kb is None:  # the first moments after launch: the knowledge is on its way
+            self.notify(t(self.lang, "status.loading"), severity="warning")
+            return
+        msg = self.active(UserMessage)
+        turn = finding_turn(message.finding, self.kb, self.lang, msg.text if msg else "")
+        if turn is None:
+            self.notify(t(self.lang, "check.turn.no_entry"), severity="warning")
+            return
+        self.turn = turn
+        view = self.active(CheckAnswerView)
+        if view is not None:
+            view.finding, view.kb, view.display = message.finding, self.kb, True
+        await message.view.update_view()  # the chosen finding marked
+        await self.show_turn()
+        self.save()
 
-    def on_paste(self, event) -> None:
-        # A paste that found no focus (the first moments after launch) still becomes a message.
-        if not self.prompt.take_paste(event.text):
-            self.set_focus(self.prompt, scroll_visible=False)
-            self.prompt.insert(event.text)
+    # -- changes to the active turn ----------------------------------------------------------------
 
     async def apply_answer(self, raw: str) -> None:
+        assert self.turn is not None
         try:
-            self.turn.answer_question(self.kb, raw)
+            self.turn.answer_question(self.knowledge(), raw)
         except WalkError as exc:
             self.turn.error = str(exc)
-        await self.render_turn()
+        await self.show_turn()
         self.save()
 
     async def record_outcome(self, value: str) -> None:
-        if self.turn is None or not self.turn.set_outcome(self.kb, value):
+        if self.turn is None or not self.turn.set_outcome(self.knowledge(), value):
             return
-        await self.render_turn(focus=False)
+        await self.show_turn(focus=False)
         self.call_after_refresh(self.conversation.scroll_end, animate=False)
         self.save()
         self.notify(t(self.lang, f"loop.saved.{value}"), timeout=3)
@@ -579,46 +625,52 @@ class MainScreen(SessionActions, CheckTurns, Screen):
     async def try_alternative(self, number: int) -> None:
         if self.turn is None:
             return
-        alternatives = self.turn.alternatives(self.kb, self.lang)
+        alternatives = self.turn.alternatives(self.knowledge(), self.lang)
         if not 1 <= number <= len(alternatives):
             self.turn.error = t(self.lang, "loop.no_such", n=len(alternatives))
-            await self.render_turn(focus=False)
+            await self.show_turn(focus=False)
             return
         self.turn.try_alternative(alternatives[number - 1])
-        await self.render_turn()
+        await self.show_turn()
         self.save()
 
     async def choose(self, entry_id: str) -> None:
+        assert self.turn is not None
         self.turn.choose(entry_id)
-        await self.render_turn()
+        await self.show_turn()
         self.save()
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
-        answered = self.turn is not None and self.turn.answer is not None
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if hidden_by_language(parameters, self.lang):
+            return False  # the other language's description of the same key
+        parameters = without_language(parameters)
+        turn = self.turn
+        answer = turn.answer if turn is not None else None
         if action in ("back", "restart"):
-            return answered and bool(self.turn.path)
+            return answer is not None and turn is not None and bool(turn.path)
         if action in ("copy", "script"):
             return self.walk_kind == "fix"
         if action == "values":
-            return answered
+            return answer is not None
         if action == "candidate":
-            return answered and len(self.turn.answer.results) >= parameters[0]
+            n = parameters[0] if parameters and isinstance(parameters[0], int) else 0
+            return answer is not None and len(answer.results) >= n
         if action == "export":
-            return bool(self.app.session.turns)
+            return bool(self.tpu_app.session.turns)
         if action == "history":
             return self.ready
         return True
 
-    async def action_back(self) -> None:
+    async def action_back(self, lang: str = "") -> None:
         if self.turn is not None and self.turn.back():
-            await self.render_turn()
+            await self.show_turn()
             self.save()
 
-    async def action_restart(self) -> None:
+    async def action_restart(self, lang: str = "") -> None:
         if self.turn is not None and self.turn.restart():
-            await self.render_turn()
+            await self.show_turn()
             self.save()
 
     async def action_candidate(self, n: int) -> None:
@@ -629,26 +681,24 @@ class MainScreen(SessionActions, CheckTurns, Screen):
         ):
             await self.choose(self.turn.answer.results[n - 1].id)
 
-    def action_copy(self) -> None:
+    def action_copy(self, lang: str = "") -> None:
         view = self.active(WalkView)
         blocks = list(view.query(CommandBlock)) if view is not None else []
-        if not blocks:
+        if view is None or not blocks:
             self.notify(t(self.lang, "copy.none"), severity="warning")
             return
-        self.app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
+        self.tpu_app.copy_command(blocks[min(view.selected, len(blocks) - 1)].command)
 
-    def action_script(self) -> None:
+    def action_script(self, lang: str = "") -> None:
         """Copy the whole fix as one commented shell script (assistant.render.fix_script)."""
         script = self.fix_script()
         if script is None:
             self.notify(t(self.lang, "copy.none"), severity="warning")
             return
-        self.app.copy_command(script, what="script")
+        self.tpu_app.copy_command(script, what="script")
 
     def fix_script(self) -> str | None:
-        from ...render import fix_script
-
-        if self.turn is None:
+        if self.turn is None or self.kb is None:
             return None
         try:
             walk = self.turn.current_walk(self.kb)
@@ -664,25 +714,130 @@ class MainScreen(SessionActions, CheckTurns, Screen):
             context.append(t(self.lang, "walk.path") + ": " + answers)
         return fix_script(steps, data["title"], self.lang, check=data["check"], context=context)
 
-    def action_help(self) -> None:
+    def action_help(self, lang: str = "") -> None:
         self.app.push_screen(HelpScreen(self.lang))
 
-    async def action_language(self) -> None:
-        self.app.lang = "en" if self.lang == "pt" else "pt"
-        self.apply_lang()
+    async def action_language(self, lang: str = "") -> None:
+        self.lang = "en" if self.lang == "pt" else "pt"
         for msg in self.query(UserMessage):
             msg.set_lang(self.lang)
         for view in self.query(".turn AnswerView, .turn WalkView"):
-            await view.update_view(lang=self.lang)
+            if isinstance(view, (AnswerView, WalkView)):
+                await view.update_view(lang=self.lang)
         if self.turn is not None and self.turn.answer is not None:
-            await self.render_turn(focus=False)
+            await self.show_turn(focus=False)
             self.start_search(keep=True)  # the reasons ("why") in the new language
         self.notify(t(self.lang, "lang.switched"), timeout=2)
 
-    def action_toggle(self) -> None:
+    def action_toggle(self, lang: str = "") -> None:  # type: ignore[override]
+        """F8: fold or unfold the last message (not DOMNode's `toggle(attribute)`)."""
         msgs = self.query(UserMessage)
         if msgs:
             msgs.last().action_toggle()
 
-    def action_prompt(self) -> None:
+    # -- actions around the session ----------------------------------------------------------------
+
+    def action_values(self, lang: str = "") -> None:
+        turn = self.turn
+        if turn is None or turn.answer is None:
+            return
+        kb = self.knowledge()
+        walk_data = None
+        try:
+            w = turn.current_walk(kb)
+            walk_data = w.to_dict(self.lang) if w is not None else None
+        except (WalkError, PlaceholderError):
+            pass
+        found = turn.facts_values()
+        names = value_names(walk_data, found, turn.overrides)
+        current = {**found, **turn.overrides}
+
+        async def done(result: dict[str, str] | None) -> None:
+            if result is None:
+                return
+            turn.set_values(
+                {k: v for k, v in result.items() if v != found.get(k, "") or k in turn.overrides}
+            )
+            await self.show_turn()
+            self.save()
+            self.notify(t(self.lang, "values.updated"))
+
+        self.app.push_screen(ValuesScreen(self.lang, names, current, found), done)
+
+    def action_history(self, lang: str = "") -> None:
+        async def done(session_id: str | None) -> None:
+            if session_id:
+                await self.reopen(session_id)
+
+        self.app.push_screen(HistoryScreen(self.lang, self.tpu_app.history_dir), done)
+
+    async def reopen(self, session_id: str) -> None:
+        try:
+            path = history.session_path(session_id, self.tpu_app.history_dir)
+            session = history.load_session(path)
+            turns = [TurnState.from_turn(turn) for turn in session.turns]
+        except (OSError, history.SessionError, ValueError, TypeError) as exc:
+            self.notify(
+                t(self.lang, "history.open_failed", error=str(exc)), severity="error", markup=False
+            )
+            return
+        await self.conversation.clear(welcome=not session.turns)
+        self.tpu_app.session = session
+        self.seq += 1
+        for i, state in enumerate(turns):
+            self.turn, self.turn_index = state, i
+            msg = UserMessage(state.query, self.lang)
+            if state.answer is not None:
+                msg.key_lines = state.answer.facts.key_lines
+            await self.conversation.add_turn(
+                msg,
+                AnswerView(self.kb, self.lang, superseded=state.answer is None),
+                WalkView(None, self.lang),
+            )
+            if state.answer is not None:
+                await self.show_turn(focus=i == len(turns) - 1)
+        self.prompt.recall = self.session_queries()
+        self.notify(t(self.lang, "history.reopened"), timeout=3)
+
+    def action_export(self, lang: str = "") -> None:
+        session = self.tpu_app.session
+        if not session.turns:
+            self.notify(t(self.lang, "export.nothing"), severity="warning")
+            return
+
+        def done(result: tuple[Any, bool] | None) -> None:
+            if result is None:
+                return
+            path, redact = result
+            try:
+                written = export_session(session, path, self.lang, redact)
+            except OSError as exc:
+                self.notify(
+                    t(self.lang, "export.failed", error=str(exc)), severity="error", markup=False
+                )
+                return
+            self.notify(t(self.lang, "exported", path=str(written)), markup=False)
+
+        self.app.push_screen(ExportScreen(self.lang, default_export_path(session.id)), done)
+
+    async def action_new(self, lang: str = "") -> None:
+        await self.conversation.clear()
+        self.tpu_app.session = history.new_session(self.lang)
+        self.turn, self.turn_index, self.walk_kind = None, -1, ""
+        self.seq += 1
+        self.prompt.set_list("", 0)
+        self.prompt.recall = []
+        self.update_prompt_mode()
+        self.update_context()
         self.set_focus(self.prompt, scroll_visible=False)
+
+
+def _parameters(args: str) -> tuple[object, ...]:
+    """The parameters of a binding's action: `1` -> (1,), `'pt'` -> ("pt",), `` -> ()."""
+    args = args.strip()
+    if not args:
+        return ()
+    if args.isdigit():
+        return (int(args),)
+    value = args.strip("'\"")
+    return (value,) if value in LANGS else (args,)

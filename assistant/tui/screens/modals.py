@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from ... import history
 from ...placeholders import KNOWN, PlaceholderError, validate_value
-from ..i18n import t
+from ...strings import t
 
 
 class HelpScreen(ModalScreen[None]):
@@ -63,7 +63,7 @@ class HistoryScreen(ModalScreen[str | None]):
                     label = Text(_when(s.updated) + "  ", "bold")
                     if s.outcome:
                         mark = "✔ " if s.outcome == "solved" else "✗ "
-                        label.append(mark + t(self.lang, f"history.{s.outcome}") + "  ")
+                        label.append(mark + t(self.lang, f"outcome.{s.outcome}") + "  ")
                     turn = s.main_turn()
                     title = turn.entry_title(self.lang) if turn is not None else ""
                     if title:
@@ -85,7 +85,7 @@ class HistoryScreen(ModalScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
-    def action_dismiss(self, result=None) -> None:
+    async def action_dismiss(self, result: str | None = None) -> None:
         self.dismiss(None)
 
 

@@ -3,14 +3,21 @@ and the values found in the text — or, when nothing convinces, a plain "no con
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Collapsible, Markdown, Static
 
-from ...retrieval.chunks import plain
-from ..i18n import pct, t
+from ...kb import KnowledgeBase
+from ...strings import pct, t
+from ...text.markdown import plain
+from ..messages import CandidateChosen
+from .base import RecomposingView
+from .statusbar import ContextLines
+
+if TYPE_CHECKING:
+    from ...answer import Answer, Result
 
 MAX_CANDIDATES = 3
 
@@ -22,20 +29,17 @@ def confidence_class(conf: float) -> str:
 class CandidateLink(Static):
     """One candidate, one click (or Alt+N) away."""
 
-    class Chosen(Message):
-        def __init__(self, entry_id: str) -> None:
-            super().__init__()
-            self.entry_id = entry_id
-
-    def __init__(self, entry_id: str, label: Text, **kwargs) -> None:
+    def __init__(self, entry_id: str, label: Text, **kwargs: Any) -> None:
         super().__init__(label, **kwargs)
         self.entry_id = entry_id
 
     def on_click(self) -> None:
-        self.post_message(self.Chosen(self.entry_id))
+        self.post_message(CandidateChosen(self.entry_id))
 
 
-def context_lines(kb, lang: str, answer, entry_id: str | None):
+def context_lines(
+    kb: KnowledgeBase | None, lang: str, answer: Answer | None, entry_id: str | None
+) -> ContextLines | None:
     """The sticky header of the active turn, as (title, confidence, confidence class, second
     line): what matched and how sure, and why (the first reason) — or, when walking another entry,
     which one. None: no answer yet, or nothing matched and nothing is walked."""
@@ -65,19 +69,19 @@ def context_lines(kb, lang: str, answer, entry_id: str | None):
     return head, conf, confidence_class(best.confidence), second
 
 
-class AnswerView(Vertical):
-    """Attributes: `answer` (engine.Answer or None while searching), `kb`, `lang`, `entry_id`
-    (the entry being walked), `waiting` (the model is still loading), `superseded`."""
+class AnswerView(RecomposingView):
+    """Attributes: `answer` (None while searching), `kb`, `lang`, `entry_id` (the entry being
+    walked), `waiting` (the model is still loading), `superseded`."""
 
     def __init__(
         self,
-        kb,
+        kb: KnowledgeBase | None,
         lang: str,
-        answer=None,
+        answer: Answer | None = None,
         entry_id: str | None = None,
         waiting: bool = False,
         superseded: bool = False,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.superseded = superseded  # asked, then overtaken by a newer question: never answered
@@ -145,7 +149,7 @@ class AnswerView(Vertical):
         if self.entry_id and self.entry_id != best.id:
             yield from self._chosen()
 
-    def _candidates(self, results, start: int) -> ComposeResult:
+    def _candidates(self, results: list[Result], start: int) -> ComposeResult:
         for n, r in enumerate(results, start=start):
             label = Text()
             label.append(f"alt+{n} ", "bold")
@@ -157,12 +161,13 @@ class AnswerView(Vertical):
             yield CandidateLink(r.id, label, classes=classes)
 
     def _chosen(self) -> ComposeResult:
+        entry_id = self.entry_id or ""
         text = Text(f"→ {t(self.lang, 'answer.chosen')}: ")
-        text.append(self._title(self.entry_id, self.entry_id), "bold")
+        text.append(self._title(entry_id, entry_id), "bold")
         yield Static(text, classes="chosen-line")
 
     def _values(self) -> ComposeResult:
-        values = dict(self.answer.values)
+        values = dict(self.answer.values) if self.answer is not None else {}
         if not values:
             yield Static(t(self.lang, "answer.values_none"), classes="values dim")
             return
@@ -171,8 +176,3 @@ class AnswerView(Vertical):
         text.append("  ".join(f"{k}={v}" for k, v in values.items()))
         text.append(f"   ({t(self.lang, 'answer.edit_values')})", "dim")
         yield Static(text, classes="values")
-
-    async def update_view(self, **attrs) -> None:
-        for k, v in attrs.items():
-            setattr(self, k, v)
-        await self.recompose()

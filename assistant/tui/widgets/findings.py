@@ -2,8 +2,8 @@
 `tpu-assist check` — is checked in a worker and shown as a list of findings; choosing one (Enter
 or a click) opens its entry's guided fix with the values the check found already filled in.
 
-Kept apart from the screen on purpose: the screen's only hook is one call, `check_turn(text)`,
-where a submitted message is dispatched (`CheckTurns` is mixed into `MainScreen`).
+The views live here; the screen starts the check in a worker and routes `FindingChosen` to
+`finding_turn`, which makes the turn state of the finding's guided fix.
 """
 
 from __future__ import annotations
@@ -11,24 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...check import RULES, Finding, check_source
-from ...check import detect as check_detect
 from ...check import report as check_report
 from ...check.prefill import prefill_answers
+from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError, validate_value
 from ...strings import t
 from ...walk import WalkError
-from ..i18n import t as ui_t
+from ..messages import FindingChosen
+from ..state import TurnState
 from .answer import AnswerView
-from .message import UserMessage
-from .walkview import WalkView
+from .base import RecomposingView
 
 MAX_SHOWN = 200  # findings listed in one turn (a pasted 10,000-line file stays responsive)
 
@@ -43,7 +40,7 @@ class FindingList(OptionList):
     """
 
 
-class FindingsView(Vertical):
+class FindingsView(RecomposingView):
     """Attributes: `findings` (None while the check runs), `lang`, `source` ("code" or
     "output"), `chosen` (index of the finding being walked, or None)."""
 
@@ -55,12 +52,13 @@ class FindingsView(Vertical):
     FindingsView .pending { color: $text-warning; text-style: italic; }
     """
 
-    class Chosen(Message):
-        def __init__(self, view: FindingsView, finding: Finding) -> None:
-            super().__init__()
-            self.view, self.finding = view, finding
-
-    def __init__(self, lang: str, source: str = "code", findings=None, **kwargs) -> None:
+    def __init__(
+        self,
+        lang: str,
+        source: str = "code",
+        findings: list[Finding] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.lang, self.source, self.findings = lang, source, findings
         self.chosen: int | None = None
@@ -92,12 +90,7 @@ class FindingsView(Vertical):
         event.stop()
         if self.findings and event.option_index < len(self.findings):
             self.chosen = event.option_index
-            self.post_message(self.Chosen(self, self.findings[event.option_index]))
-
-    async def update_view(self, **attrs) -> None:
-        for k, v in attrs.items():
-            setattr(self, k, v)
-        await self.recompose()
+            self.post_message(FindingChosen(self, self.findings[event.option_index]))
 
 
 class CheckAnswerView(AnswerView):
@@ -105,7 +98,7 @@ class CheckAnswerView(AnswerView):
     values (a rule found it, so there is no ranking or confidence to show). Hidden until a
     finding is chosen. Its language switch also relabels the findings above it."""
 
-    def __init__(self, kb, lang: str, **kwargs) -> None:
+    def __init__(self, kb: KnowledgeBase | None, lang: str, **kwargs: Any) -> None:
         super().__init__(kb, lang, **kwargs)
         self.finding: Finding | None = None
         self.display = False
@@ -126,7 +119,7 @@ class CheckAnswerView(AnswerView):
         yield Static(why, classes="why")
         yield from self._values()
 
-    async def update_view(self, **attrs) -> None:
+    async def update_view(self, **attrs: object) -> None:
         relabel = "lang" in attrs and attrs["lang"] != self.lang
         await super().update_view(**attrs)
         if relabel and self.parent is not None:
@@ -134,113 +127,39 @@ class CheckAnswerView(AnswerView):
                 await view.update_view(lang=attrs["lang"])
 
 
-class CheckDone(Message):
-    def __init__(self, seq: int, findings: list[Finding]) -> None:
-        super().__init__()
-        self.seq, self.findings = seq, findings
+def run_check(text: str, kind: str) -> list[Finding]:
+    """The findings of pasted code (`kind` "code") or of pasted `tpu-assist check` output."""
+    try:
+        if kind == "output":
+            return check_report.parse_output(text)
+        return check_source(text, "<pasted>")
+    except Exception:  # the checker reports problems as findings; this is a last resort
+        return []
 
 
-class CheckTurns:
-    """Mixed into `MainScreen`: what a findings turn needs from the screen is only what a
-    search turn uses (`turn`, `seq`, `render_turn`, `save`, the conversation)."""
+def finding_turn(finding: Finding, kb: KnowledgeBase, lang: str, query: str) -> TurnState | None:
+    """The turn state of a finding's guided fix: its entry chosen, the values the check found
+    (those that are valid) filled in, and what the code told answered wherever the walk reaches
+    it (after the generation question, say), not only on the way from the start. None when the
+    finding names no entry of the knowledge base."""
+    from ...answer import Answer, Result  # the engine's types: not needed at start-up
+    from ...text.parse import Facts
 
-    async def check_turn(self, text: str) -> bool:
-        """Start a findings turn if `text` is Python code or `tpu-assist check` output;
-        False when it is a question for the search."""
-        kind = check_detect.kind(text)
-        if kind == "query":
-            return False
-        screen: Any = self
-        for old in screen.query(".turn"):
-            for view in old.query("AnswerView, WalkView, FindingsView"):
-                view.disabled = True
-        screen.query_one("#welcome").display = False
-        screen.turn = None
-        screen.seq += 1
-        screen.turn_index = len(screen.app.session.turns)
-        screen.walk_kind = ""
-        screen.update_placeholder()
-        box = Vertical(classes="turn check-turn")
-        await screen.conversation.mount(box)
-        await box.mount(
-            UserMessage(text, screen.lang),
-            FindingsView(screen.lang, source=kind),
-            CheckAnswerView(None, screen.lang),
-            WalkView(None, screen.lang),
-        )
-        screen.conversation.scroll_end(animate=False)
-        screen.run_check(screen.seq, text, kind)
-        screen.refresh_bindings()
-        return True
-
-    @work(thread=True, exclusive=True, group="check")
-    def run_check(self, seq: int, text: str, kind: str) -> None:
+    entry = kb.get(finding.entry) if finding.entry else None
+    if entry is None:
+        return None
+    values = {}
+    for k, v in finding.values.items():
         try:
-            if kind == "output":
-                findings = check_report.parse_output(text)
-            else:
-                findings = check_source(text, "<pasted>")
-        except Exception:  # the checker reports problems as findings; this is a last resort
-            findings = []
-        screen: Any = self
-        screen.post_message(CheckDone(seq, findings))
-
-    async def on_check_done(self, message: CheckDone) -> None:
-        screen: Any = self
-        if message.seq != screen.seq:
-            return  # a newer message superseded this one
-        view = screen.active(FindingsView)
-        if view is None:
-            return
-        await view.update_view(findings=message.findings)
-        msg = screen.active(UserMessage)
-        if msg is not None and view.source == "code":
-            lines = msg.text.splitlines()
-            key = sorted({f.line for f in message.findings if 0 < f.line <= len(lines)})
-            msg.set_key_lines([{"line": n, "text": lines[n - 1]} for n in key[:12]])
-        if view.query(FindingList):
-            view.query_one(FindingList).focus()
-        screen.call_after_refresh(screen.conversation.scroll_end, animate=False)
-
-    async def on_findings_view_chosen(self, message: FindingsView.Chosen) -> None:
-        screen: Any = self
-        if message.view is not screen.active(FindingsView) or message.view.disabled:
-            return
-        f = message.finding
-        if screen.app.engine is None:  # the first moments after launch: the KB is on its way
-            screen.notify(ui_t(screen.lang, "status.loading"), severity="warning")
-            return
-        kb = screen.kb
-        entry = kb.get(f.entry) if f.entry else None
-        if entry is None:
-            screen.notify(t(screen.lang, "check.turn.no_entry"), severity="warning")
-            return
-        from ...answer import Answer, Result
-        from ...text.parse import Facts
-
-        values = {}
-        for k, v in f.values.items():
-            try:
-                values[k] = validate_value(k, v)
-            except PlaceholderError:
-                continue
-        why = f"{f.code} {f.line}:{f.col}: {f.message(screen.lang)}"
-        result = Result(entry.id, entry.title.get(screen.lang), 1.0, 1.0, [why], source="check")
-        answer = Answer(False, [result], Facts(), screen.lang, values=values)
-        from ..state import TurnState
-
-        turn = TurnState(query=screen.active(UserMessage).text, answer=answer)
-        # What the code told is answered wherever the walk reaches it (after the generation
-        # question, say), not only on the way from the start.
-        turn.choose(entry.id, preset=prefill_answers(entry, values, dict(f.answers)))
-        try:
-            turn.current_walk(kb)
-        except (WalkError, PlaceholderError):
-            turn.preset = {}
-        screen.turn = turn
-        view = screen.active(CheckAnswerView)
-        if view is not None:
-            view.finding, view.kb, view.display = f, kb, True
-        await message.view.update_view()  # the chosen finding marked
-        await screen.render_turn()
-        screen.save()
+            values[k] = validate_value(k, v)
+        except PlaceholderError:
+            continue
+    why = f"{finding.code} {finding.line}:{finding.col}: {finding.message(lang)}"
+    result = Result(entry.id, entry.title.get(lang), 1.0, 1.0, [why], source="check")
+    turn = TurnState(query=query, answer=Answer(False, [result], Facts(), lang, values=values))
+    turn.choose(entry.id, preset=prefill_answers(entry, values, dict(finding.answers)))
+    try:
+        turn.current_walk(kb)
+    except (WalkError, PlaceholderError):
+        turn.preset = {}
+    return turn

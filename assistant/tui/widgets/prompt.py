@@ -2,14 +2,15 @@
 
 Every key typed on the main screen lands here, in the order it was typed, because this widget
 keeps the focus for the whole session (nothing else on the screen can take it) and handles every
-key it uses inside its own `_on_key` — never through a binding. Why that matters: Textual runs a
+key it uses inside its own `on_key` — never through a binding. Why that matters: Textual runs a
 *priority* binding when the app dequeues the key, before the keys typed ahead of it reach the
 focused widget's queue, and runs an ordinary binding only after the key has bubbled up to the app,
 after the keys typed behind it. Either way a burst (tmux `send-keys`, a fast typist, a terminal
 without bracketed paste) comes out reordered: Enter sent the message without its last word, a
 Backspace removed the wrong character. Handled here, each key is applied before the next one.
 
-What the keys do (attributes set by the screen: `choices`, `list_kind`, `recall`):
+What the keys do (attributes set by the screen: `choices`, `list_kind`, `recall`; reactives bound
+to the screen's: `lang`, and `mode`, what the box is waiting for, which picks its placeholder):
 
 - printable keys type into the box; Enter sends what it holds; Ctrl+J adds a new line;
 - a digit typed into an *empty* box while options are shown picks that option (`Pick`);
@@ -25,12 +26,16 @@ typed in front of it, so a 300-line trace — or 10 MB — never fills the edito
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import TextArea
+
+from ...strings import t
+from ..bindings import described, hidden_by_language
+from ..messages import ListKey, Pick, Scroll, Submitted
 
 BIG_PASTE_LINES = 8
 BIG_PASTE_CHARS = 2000
@@ -39,9 +44,18 @@ RECALL_MAX = 100_000  # characters: a bigger earlier question is not put back in
 # TextArea bindings left to the screen: F6 / F7 are the screen's keys here, not "select line/all".
 _YIELDED_ACTIONS = {"select_line", "select_all"}
 
+# What the box waits for (`mode`) -> its placeholder.
+PLACEHOLDERS = {
+    "": "prompt.placeholder",
+    "choice": "prompt.choice",
+    "number": "prompt.number",
+    "outcome": "prompt.outcome",
+    "alternative": "prompt.alternative",
+}
+
 
 def _text_area_keys() -> dict[str, str]:
-    """TextArea's own key → action table, so those keys run in order inside `_on_key`."""
+    """TextArea's own key → action table, so those keys run in order inside `on_key`."""
     out: dict[str, str] = {}
     for binding in Binding.make_bindings(TextArea.BINDINGS):
         if binding.action not in _YIELDED_ACTIONS:
@@ -51,38 +65,14 @@ def _text_area_keys() -> dict[str, str]:
 
 class PromptInput(TextArea):
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Shown in the footer and the help; the keys themselves are handled in `_on_key`.
-        Binding("ctrl+j", "newline", "New line"),
+        # Shown in the footer and the help; the keys themselves are handled in `on_key`.
+        *described("ctrl+j", "newline"),
     ]
 
-    class Submitted(Message):
-        def __init__(self, text: str, pasted: bool = False) -> None:
-            super().__init__()
-            self.text = text
-            self.pasted = pasted
+    lang = reactive("en", repaint=False)
+    mode = reactive("", repaint=False)  # a key of PLACEHOLDERS
 
-    class Pick(Message):
-        """A digit typed into the empty box while options are shown: option `number` (1-based)."""
-
-        def __init__(self, number: int) -> None:
-            super().__init__()
-            self.number = number
-
-    class ListKey(Message):
-        """A key for the list above the box: "up", "down", "select", "copy", "enter", "leave"."""
-
-        def __init__(self, key: str) -> None:
-            super().__init__()
-            self.key = key
-
-    class Scroll(Message):
-        """PageUp / PageDown (and Ctrl+Home / Ctrl+End): scroll the conversation, not the box."""
-
-        def __init__(self, key: str) -> None:
-            super().__init__()
-            self.key = key
-
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
         self.choices = 0  # options a digit can pick (0: none shown)
         self.list_kind = ""  # "choice" | "commands" | "": what Tab can enter
@@ -96,9 +86,15 @@ class PromptInput(TextArea):
             self.cursor_blink = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in _YIELDED_ACTIONS:
-            return False  # let F6 / F7 reach the screen
+        if action in _YIELDED_ACTIONS or hidden_by_language(parameters, self.lang):
+            return False  # let F6 / F7 reach the screen; the other language's description
         return super().check_action(action, parameters)
+
+    def watch_lang(self) -> None:
+        self.placeholder = t(self.lang, PLACEHOLDERS[self.mode])
+
+    def watch_mode(self) -> None:
+        self.placeholder = t(self.lang, PLACEHOLDERS[self.mode])
 
     # -- attributes set by the screen --------------------------------------------------------------
 
@@ -110,17 +106,17 @@ class PromptInput(TextArea):
     def _enter_list(self) -> None:
         self.in_list = True
         self.add_class("-in-list")
-        self.post_message(self.ListKey("enter"))
+        self.post_message(ListKey("enter"))
 
     def _leave_list(self) -> None:
         if self.in_list:
             self.in_list = False
             self.remove_class("-in-list")
-            self.post_message(self.ListKey("leave"))
+            self.post_message(ListKey("leave"))
 
     # -- keys --------------------------------------------------------------------------------------
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         handled = await self._key(event)
         if handled:
             event.stop()
@@ -133,7 +129,7 @@ class PromptInput(TextArea):
         if self.in_list:
             moves = ("up", "down", "k", "j") if self.list_kind == "commands" else ("up", "down")
             if key in moves:
-                self.post_message(self.ListKey("down" if key in ("down", "j") else "up"))
+                self.post_message(ListKey("down" if key in ("down", "j") else "up"))
                 return True
             if key in ("escape", "tab", "shift+tab"):
                 self._leave_list()
@@ -142,10 +138,10 @@ class PromptInput(TextArea):
                 if self.list_kind == "choice":
                     self.choices = 0
                     self._leave_list()
-                self.post_message(self.ListKey("select"))
+                self.post_message(ListKey("select"))
                 return True
             if key == "c" and self.list_kind == "commands" and not self.text:
-                self.post_message(self.ListKey("copy"))
+                self.post_message(ListKey("copy"))
                 return True
             if event.is_printable or key in ("enter", "backspace", "delete"):
                 self._leave_list()  # typing leaves the list; the key goes on below
@@ -159,7 +155,7 @@ class PromptInput(TextArea):
             self.action_clear_box()
             return True
         if key in ("pageup", "pagedown", "ctrl+home", "ctrl+end"):
-            self.post_message(self.Scroll(key))
+            self.post_message(Scroll(key))
             return True
         if key in ("tab", "shift+tab"):
             if self.list_kind:
@@ -171,7 +167,7 @@ class PromptInput(TextArea):
         if ch and ch in "123456789" and not self.text and int(ch) <= self.choices:
             # The question is answered: until the screen shows the next one, digits are text.
             self.choices = 0
-            self.post_message(self.Pick(int(ch)))
+            self.post_message(Pick(int(ch)))
             return True
         action = self._keys.get(key)
         if action is not None:
@@ -216,9 +212,9 @@ class PromptInput(TextArea):
             return
         self.clear()
         self._recall_at = None
-        self.post_message(self.Submitted(text))
+        self.post_message(Submitted(text))
 
-    def action_newline(self) -> None:
+    def action_newline(self, lang: str = "") -> None:
         self.insert("\n")
 
     def action_clear_box(self) -> None:
@@ -234,11 +230,15 @@ class PromptInput(TextArea):
         typed = self.text.strip()
         self.clear()
         self._leave_list()
-        self.post_message(self.Submitted(f"{typed}\n{text}" if typed else text, pasted=True))
+        self.post_message(Submitted(f"{typed}\n{text}" if typed else text, pasted=True))
         return True
 
-    async def _on_paste(self, event: events.Paste) -> None:
+    def on_paste(self, event: events.Paste) -> None:
+        """Runs before TextArea's own paste handler, which `prevent_default` skips: a big paste
+        is sent whole instead of going into the editor. Either way the paste stops here: the
+        screen's own paste handler is for a paste that found no focus, and inserted a small paste
+        a second time when it bubbled up to it."""
         self._leave_list()
+        event.stop()
         if self.take_paste(event.text):
             event.prevent_default()
-            event.stop()

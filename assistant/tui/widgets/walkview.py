@@ -4,17 +4,23 @@ code changes as coloured diffs, notes and the check. Nothing here is ever execut
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...kb.schema import ChoiceNode
 from ...placeholders import PlaceholderError
-from ..i18n import pct, t
+from ...render import RenderedStep, step_head
+from ...strings import pct, t
+from ...walk import Walk
+from ..messages import CommandClicked, OptionClicked
+from ..state import Alternative
+from .base import RecomposingView
 
 
 class ChoiceList(OptionList, can_focus=False):
@@ -22,19 +28,13 @@ class ChoiceList(OptionList, can_focus=False):
 
     It never takes the focus — the message box keeps it, so no key typed while the list is
     shown goes astray: the box turns digits, and ↑↓ Enter after Tab, into messages for the
-    screen, which asks `choice()`. A click picks an option (`Answered`). `purpose` says what
-    picking one means: "answer" (the open question), "outcome" (yes / no) or "alternative"
+    screen, which asks `choice()`. A click picks an option (`OptionClicked`). `purpose` says
+    what picking one means: "answer" (the open question), "outcome" (yes / no) or "alternative"
     (what to try instead).
     """
 
-    class Answered(Message):
-        def __init__(self, value: str, purpose: str = "answer") -> None:
-            super().__init__()
-            self.value = value
-            self.purpose = purpose
-
     def __init__(
-        self, values: list[str], labels: list[str], purpose: str = "answer", **kwargs
+        self, values: list[str], labels: list[str], purpose: str = "answer", **kwargs: Any
     ) -> None:
         options = [
             Option(Text(f"{i}. ") + Text(label), id=f"opt-{i}")
@@ -64,42 +64,37 @@ class ChoiceList(OptionList, can_focus=False):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.post_message(self.Answered(self.values[event.option_index], self.purpose))
+        self.post_message(OptionClicked(self.values[event.option_index], self.purpose))
 
 
 class CommandBlock(Widget):
     """One shell command with its risk label. The selected one (class `selected`) is what
     F5 / `c` copy; a click selects it."""
 
-    class Copy(Message):
-        def __init__(self, command: str) -> None:
-            super().__init__()
-            self.command = command
-
-    class Selected(Message):
-        def __init__(self, block: CommandBlock) -> None:
-            super().__init__()
-            self.block = block
-
-    def __init__(self, number: int, command: str, risk: str, text: str, lang: str, **kwargs):
+    def __init__(self, number: int, step: RenderedStep, lang: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.number, self.command, self.risk, self.text, self.lang = (
-            number,
-            command,
-            risk,
-            text,
-            lang,
-        )
+        self.number, self.step, self.lang = number, step, lang
+
+    @property
+    def command(self) -> str:
+        return self.step.command or ""
 
     def compose(self) -> ComposeResult:
-        head = Text(f"{self.number}. ", "bold")
-        head.append(self.text or "")
-        yield Static(head, classes="step-text")
-        yield Static(Text(t(self.lang, f"risk.{self.risk}")), classes=f"risk risk-{self.risk}")
+        yield Static(_head(self.number, self.step), classes="step-text")
+        risk = self.step.risk or ""
+        yield Static(Text(t(self.lang, f"risk.{risk}")), classes=f"risk risk-{risk}")
         yield Static(Text("$ " + self.command), classes="command")
 
     def on_click(self) -> None:
-        self.post_message(self.Selected(self))
+        self.post_message(CommandClicked(self))
+
+
+def _head(number: int, step: RenderedStep) -> Text:
+    """`step_head` with the number in bold."""
+    number_part = f"{number}. "
+    head = Text(number_part, "bold")
+    head.append(step_head(number, step)[len(number_part) :])
+    return head
 
 
 def diff_lines(diff: str) -> ComposeResult:
@@ -117,18 +112,17 @@ def diff_lines(diff: str) -> ComposeResult:
         yield Static(Text(line or " "), classes=f"diff-line {cls}")
 
 
-class WalkView(Vertical):
-    """Attributes: `walk` (assistant.walk.Walk), `lang`, `error` (the last refused answer),
-    `selected` (index of the selected command), and at a fix `feedback` (the answer to "did this
-    fix it?": "", "solved" or "not_solved") with `alternatives` (state.Alternative, shown after
-    a "no")."""
+class WalkView(RecomposingView):
+    """Attributes: `walk`, `lang`, `error` (the last refused answer), `selected` (index of the
+    selected command), and at a fix `feedback` (the answer to "did this fix it?": "", "solved" or
+    "not_solved") with `alternatives` (shown after a "no")."""
 
-    def __init__(self, walk, lang: str, error: str = "", **kwargs) -> None:
+    def __init__(self, walk: Walk | None, lang: str, error: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.walk, self.lang, self.error = walk, lang, error
         self.selected = 0
         self.feedback = ""
-        self.alternatives: list = []
+        self.alternatives: list[Alternative] = []
 
     def compose(self) -> ComposeResult:
         w = self.walk
@@ -146,7 +140,7 @@ class WalkView(Vertical):
         else:
             yield from self._fix(w)
 
-    def _question(self, w) -> ComposeResult:
+    def _question(self, w: Walk) -> ComposeResult:
         data = w.to_dict(self.lang)
         yield Static(Text("? " + data["prompt"]), classes="prompt")
         if data.get("help"):
@@ -162,36 +156,29 @@ class WalkView(Vertical):
         if self.error:
             yield Static(Text("✗ " + self.error), classes="error")
 
-    def _fix(self, w) -> ComposeResult:
+    def _fix(self, w: Walk) -> ComposeResult:
+        """The fix's steps, from the `RenderedStep`s every output renders (assistant.render)."""
         try:
+            steps = w.steps(self.lang)
             data = w.to_dict(self.lang)
         except PlaceholderError as exc:
             yield Static(Text(t(self.lang, "walk.error", error=str(exc))), classes="error")
             return
         yield Static(Text("✔ " + data["title"]), classes="fix-title")
-        n_commands = sum(1 for s in data["steps"] if s["kind"] == "command")
+        n_commands = sum(1 for s in steps if s.kind == "command")
         selected = min(max(self.selected, 0), max(n_commands - 1, 0))
         command_index = 0
-        for i, step in enumerate(data["steps"], start=1):
-            if step["kind"] == "command":
+        for i, step in enumerate(steps, start=1):
+            if step.kind == "command":
                 classes = "step" + (" selected" if command_index == selected else "")
                 command_index += 1
-                yield CommandBlock(
-                    i,
-                    step["command"],
-                    step["risk"],
-                    step.get("text", ""),
-                    self.lang,
-                    classes=classes,
-                )
-            elif step["kind"] == "code":
-                head = Text(f"{i}. ", "bold")
-                head.append(step.get("text", ""))
+                yield CommandBlock(i, step, self.lang, classes=classes)
+            elif step.kind == "code":
                 with Vertical(classes="step code-step"):
-                    yield Static(head, classes="step-text")
-                    yield from diff_lines(step.get("diff", ""))
+                    yield Static(_head(i, step), classes="step-text")
+                    yield from diff_lines(step.diff or "")
             else:
-                yield Static(Text(f"{i}. ") + Text(step.get("text", "")), classes="step note")
+                yield Static(Text(step_head(i, step)), classes="step note")
         yield Static(
             Text(t(self.lang, "walk.check") + ": ", "bold") + Text(data["check"]), classes="check"
         )
@@ -240,8 +227,3 @@ class WalkView(Vertical):
                 classes="choices outcome",
             )
             yield Static(t(self.lang, "loop.ask_hint"), classes="hint")
-
-    async def update_view(self, **attrs) -> None:
-        for k, v in attrs.items():
-            setattr(self, k, v)
-        await self.recompose()

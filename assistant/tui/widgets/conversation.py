@@ -1,0 +1,151 @@
+"""The conversation: the welcome text, then one `TurnBox` per question — the person's message and
+what answers it (an answer and a guided fix, or the findings of a checked paste). Turns are added
+here and only here (`add_turn`); earlier turns stay readable but are disabled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ...kb import KnowledgeBase
+from ...placeholders import PlaceholderError
+from ...strings import t
+from ...walk import WalkError
+from ..state import NOT_SOLVED, TurnState
+from .answer import AnswerView
+from .walkview import ChoiceList, WalkView
+
+W = TypeVar("W", bound=Widget)
+
+# The views of a turn that an answer, a walk or a finding acts on (disabled in earlier turns).
+LIVE_VIEWS = "AnswerView, WalkView, FindingsView"
+
+
+class Welcome(Vertical):
+    lang = reactive("en", repaint=False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._parts = {key: Static("", id=f"welcome-{key}") for key in ("title", "body", "keys")}
+
+    def compose(self) -> ComposeResult:
+        yield from self._parts.values()
+
+    def watch_lang(self, lang: str) -> None:
+        for key, part in self._parts.items():
+            part.update(t(lang, f"welcome.{key}"))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What `TurnBox.show` put on screen: the kind of step ("question-choice", "question-number",
+    "fix" or "" when nothing is walked) and, at a fix, the "did this fix it?" answer so far."""
+
+    walk_kind: str
+    feedback: str = ""
+
+
+class TurnBox(Vertical):
+    """One turn. Holds a `UserMessage`, then an `AnswerView` (or a `FindingsView` and a
+    `CheckAnswerView`) and a `WalkView`."""
+
+    def view(self, cls: type[W]) -> W | None:
+        found = self.query(cls)
+        return found.first() if found else None
+
+    async def show(self, turn: TurnState, kb: KnowledgeBase, lang: str) -> Shown:
+        """Show `turn` as its state says: the answer (or the chosen finding), the walk's step."""
+        walk, error = None, ""
+        try:
+            walk = turn.current_walk(kb)
+        except (WalkError, PlaceholderError) as exc:
+            error = str(exc)
+        answer_view, walk_view = self.view(AnswerView), self.view(WalkView)
+        if answer_view is None or walk_view is None:
+            raise LookupError("a turn without its answer and walk views")
+        await answer_view.update_view(
+            kb=kb, lang=lang, answer=turn.answer, entry_id=turn.entry_id, waiting=False
+        )
+        feedback = turn.fix_feedback(kb) if walk is not None and walk.kind == "fix" else ""
+        alternatives = turn.alternatives(kb, lang) if feedback == NOT_SOLVED else []
+        await walk_view.update_view(
+            walk=walk,
+            lang=lang,
+            error=turn.error or error,
+            selected=0,
+            feedback=feedback,
+            alternatives=alternatives,
+        )
+        for title in answer_view.query("CollapsibleTitle"):
+            title.can_focus = False  # clicked, not focused: the box keeps the keyboard
+        if walk is None:
+            return Shown("")
+        if walk.kind == "fix":
+            return Shown("fix", feedback)
+        return Shown("question-choice" if walk_view.query(ChoiceList) else "question-number")
+
+    def disable(self) -> None:
+        for view in self.query(LIVE_VIEWS):
+            view.disabled = True
+
+
+class Conversation(VerticalScroll, can_focus=False):
+    """Reactive: `lang` (bound to the screen's; the welcome text follows it)."""
+
+    lang = reactive("en", repaint=False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.welcome = Welcome(id="welcome")
+
+    def compose(self) -> ComposeResult:
+        yield self.welcome.data_bind(Conversation.lang)
+
+    @property
+    def turns(self) -> list[TurnBox]:
+        return list(self.query(TurnBox))
+
+    @property
+    def active_turn(self) -> TurnBox | None:
+        turns = self.query(TurnBox)
+        return turns.last() if turns else None
+
+    def active(self, cls: type[W]) -> W | None:
+        """The widget of type `cls` in the active (last) turn, or None."""
+        turn = self.active_turn
+        return turn.view(cls) if turn is not None else None
+
+    async def add_turn(self, *views: Widget, classes: str = "") -> TurnBox:
+        """A new turn holding `views`, at the end; the earlier turns are disabled."""
+        for old in self.turns:
+            old.disable()
+        self.welcome.display = False
+        box = TurnBox(classes=f"turn {classes}".strip())
+        await self.mount(box)
+        await box.mount(*views)
+        return box
+
+    async def clear(self, welcome: bool = True) -> None:
+        await self.query(TurnBox).remove()
+        self.welcome.display = welcome
+
+    @property
+    def at_end(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 1
+
+    def in_view(self, widgets: list[Widget]) -> bool:
+        """Whether every one of `widgets` is wholly on screen (False for none)."""
+        if not widgets:
+            return False
+        area = self.content_region
+        for widget in widgets:
+            region = widget.region
+            if not region or region.y < area.y or region.bottom > area.bottom:
+                return False
+        return True

@@ -1,0 +1,92 @@
+"""The two bars above the conversation: the status bar (what the assistant is doing, the language)
+and the context header (the active turn's match, confidence and first reason, shown while the
+answer itself is scrolled out of view). Both only show what the screen sets on them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ...strings import t
+
+# The header's content: (title, confidence, confidence class, second line) — see
+# widgets/answer.py `context_lines`.
+ContextLines = tuple[Text, str, str, Text]
+
+
+class StatusBar(Horizontal):
+    """Reactives (bound to the screen's): `lang`, `status_key` (a `status.*` string) and `failed`
+    (the error that stopped the engine from loading: shown instead of any status)."""
+
+    lang = reactive("en", repaint=False)
+    status_key = reactive("status.loading", repaint=False)
+    failed = reactive("", repaint=False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._status = Static("", id="status")
+        self._lang_tag = Static("", id="lang-tag")
+
+    def compose(self) -> ComposeResult:
+        yield Static("tpu-assist", id="app-name")
+        yield self._status
+        yield self._lang_tag
+
+    def on_mount(self) -> None:
+        self._show()
+
+    def watch_lang(self) -> None:
+        self._show()
+
+    def watch_status_key(self) -> None:
+        self._show()
+
+    def watch_failed(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        if self.failed:
+            text, ready = t(self.lang, "status.failed", error=self.failed), False
+        else:
+            text, ready = t(self.lang, self.status_key), self.status_key == "status.ready"
+        self._status.update(Text(text))
+        self._status.set_class(ready, "ready")
+        self._lang_tag.update("PT" if self.lang == "pt" else "EN")
+
+
+class ContextHeader(Vertical):
+    """Hidden until `show` gets lines."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.display = False
+        self._title = Static("", id="context-title")
+        self._confidence = Static("", id="context-confidence")
+        self._why = Static("", id="context-why")
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="context-head"):
+            yield self._title
+            yield self._confidence
+        yield self._why
+
+    def show(self, lines: ContextLines | None) -> bool:
+        """Show `lines`, or hide the header (None). Returns whether it appeared or disappeared
+        (the conversation under it changed height)."""
+        if lines is not None:
+            head, conf, conf_class, second = lines
+            self._title.update(head)
+            self._confidence.update(Text(conf))
+            for cls in ("conf-high", "conf-mid", "conf-low"):
+                self._confidence.set_class(cls == conf_class, cls)
+            self._why.update(second)
+        show = lines is not None
+        if bool(self.display) == show:
+            return False
+        self.display = show
+        return True

@@ -1,0 +1,79 @@
+"""Issue 15: one catalogue of user-facing strings (assistant/strings.py), in both languages, read by
+the CLI, the export, the engine's explanations and the TUI — and no second catalogue anywhere."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+from assistant.strings import LANGS, STRINGS, locale_lang, pct, t
+
+PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
+
+
+def _keys_used() -> dict[str, list[tuple[str, bool]]]:
+    """Literal keys of every `t(lang, "key", …)` call in the package -> (where, with values)."""
+    used: dict[str, list[tuple[str, bool]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "t"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+            ):
+                where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
+                used.setdefault(node.args[1].value, []).append((where, bool(node.keywords)))
+    return used
+
+
+def test_every_key_used_exists():
+    used = _keys_used()
+    assert len(used) > 100  # the scan found the calls
+    missing = {k: v for k, v in used.items() if k not in STRINGS}
+    assert not missing, f"keys missing from assistant/strings.py: {missing}"
+    # A string is always formatted: one looked up without values must name none.
+    fields = string.Formatter()
+    unfilled = [
+        f"{where}: {key}"
+        for key, calls in used.items()
+        for where, with_values in calls
+        if not with_values and any(f for _, f, _, _ in fields.parse(STRINGS[key][0]))
+    ]
+    assert not unfilled, unfilled
+
+
+def test_both_languages_and_the_same_placeholders():
+    fields = string.Formatter()
+    for key, pair in STRINGS.items():
+        assert len(pair) == len(LANGS) and all(pair), key
+        names = [{f for _, f, _, _ in fields.parse(text) if f} for text in pair]
+        assert names[0] == names[1], f"{key}: {names}"
+
+
+def test_no_second_catalogue():
+    """No other module keeps its own table of texts per language (`LABELS = {"en": …}`,
+    `STRINGS = {…}`) — they all read assistant/strings.py."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "strings.py" and path.parent == PACKAGE:
+            continue
+        text = path.read_text()
+        if re.search(r'^\w+\s*(:[^=]*)?=\s*\{\s*\n\s*"(en|pt)":\s*\{', text, re.M) or re.search(
+            r"^STRINGS\b", text, re.M
+        ):
+            offenders.append(str(path.relative_to(PACKAGE)))
+    assert not offenders, offenders
+
+
+def test_lookup_helpers():
+    assert t("pt", "status.ready") == "pronto" and t("xx", "status.ready") == "ready"
+    assert t("en", "walk.missing", names="zone").startswith("Still to fill in: zone")
+    assert pct(0.004) == "<1%" and pct(0.876) == "88%"
+    assert locale_lang({"LANG": "pt_BR.UTF-8"}) == "pt"
+    assert locale_lang({"LC_ALL": "C", "LANG": "pt_BR"}) == "en" and locale_lang({}) == "en"
