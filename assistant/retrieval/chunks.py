@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..kb.schema import ChoiceNode, CodeStep, CommandStep, Entry, FixNode, NumberNode
-from ..text.markdown import plain  # also imported from here by cli/output.py and the TUI
+from ..text.markdown import plain
 
 __all__ = [
     "LOOKALIKE",
@@ -15,7 +15,6 @@ __all__ = [
     "entry_chunks",
     "entry_full_text",
     "lexical_document",
-    "plain",
     "signature_texts",
 ]
 
