@@ -448,9 +448,10 @@ def _run_tui(args, parser) -> int:
         raise UsageError(
             "the interactive assistant needs a terminal; to read from a pipe use: tpu-assist ask -"
         )
-    from .terminal import enter_stays_enter
+    from .terminal import enter_stays_enter, typed_ahead
 
     with enter_stays_enter():  # before the slow imports: keys typed meanwhile keep their meaning
         from ..tui.app import run
 
-        return run(lang=_lang(args), user_dirs=_user_dirs(args))
+        # Lines typed before Python even ran, taken just before Textual reads the terminal.
+        return run(lang=_lang(args), user_dirs=_user_dirs(args), typed_ahead=typed_ahead())

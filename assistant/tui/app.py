@@ -51,8 +51,12 @@ class TpuAssistApp(App):
         lang: str | None = None,
         history_dir: Path | None = None,
         user_dirs: list[Path] | None = None,
+        typed_ahead: str = "",
     ) -> None:
         super().__init__()
+        # Complete lines typed before the program took the terminal (cli/terminal.py): sent as
+        # the first question once the screen is up.
+        self.typed_ahead = typed_ahead
         self.engine: EngineLike | None = engine
         self.lang = lang if lang in LANGS else locale_lang()
         self.history_dir = Path(history_dir) if history_dir is not None else None
@@ -172,13 +176,21 @@ def make_app(
     lang: str | None = None,
     history_dir: Path | None = None,
     user_dirs: list[Path] | None = None,
+    typed_ahead: str = "",
 ) -> TpuAssistApp:
     """Build the app. `history_dir` holds `sessions/` (default: `paths.data_dir()`); `engine`
-    defaults to a new, lazily loaded Engine over the built-in and `user_dirs` knowledge."""
-    return TpuAssistApp(engine=engine, lang=lang, history_dir=history_dir, user_dirs=user_dirs)
+    defaults to a new, lazily loaded Engine over the built-in and `user_dirs` knowledge;
+    `typed_ahead` is text typed before the program started, sent as the first question."""
+    return TpuAssistApp(
+        engine=engine,
+        lang=lang,
+        history_dir=history_dir,
+        user_dirs=user_dirs,
+        typed_ahead=typed_ahead,
+    )
 
 
-def run(lang: str | None = None, user_dirs: list[Path] | None = None) -> int:
-    app = make_app(lang=lang, user_dirs=user_dirs)
+def run(lang: str | None = None, user_dirs: list[Path] | None = None, typed_ahead: str = "") -> int:
+    app = make_app(lang=lang, user_dirs=user_dirs, typed_ahead=typed_ahead)
     app.run()
     return app.return_code or 0

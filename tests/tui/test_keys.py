@@ -150,6 +150,22 @@ async def test_burst_at_launch_before_the_model_is_ready(engine, hist_dir):
 
 
 @aio
+async def test_lines_typed_before_the_program_ran_are_the_first_question(engine, hist_dir):
+    """A paste sent with the launch command reaches the app as complete lines (cli/terminal.py):
+    sent as one question, its inner line break kept, the box left empty."""
+    from assistant.tui.app import make_app
+
+    pasted = "ResourceExhaustedError: Ran out of memory in memory space hbm\nfrom my v3-8 job"
+    app = make_app(engine=engine, lang="en", history_dir=hist_dir, typed_ahead=pasted + "\n")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.turn is not None and app.screen.turn.query == pasted
+        assert app.screen.turn.answer is not None
+        assert app.screen.prompt.text == ""
+    assert [turn["query"] for turn in saved(hist_dir)["turns"]] == [pasted]
+
+
+@aio
 async def test_a_question_sent_before_the_engine_even_exists_is_kept(engine, hist_dir):
     """As in the real program: no engine object at all until the loading worker builds it."""
     from assistant.tui.app import make_app

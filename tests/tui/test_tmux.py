@@ -249,3 +249,24 @@ def test_a_question_typed_before_the_first_frame_is_sent(cli_env, tmp_path):
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, timeout=10)
     assert turns[0]["query"] == QUESTION
     assert [turn["query"] for turn in data["turns"]] == [QUESTION]
+
+
+def test_a_question_sent_with_the_launch_command_is_sent_and_its_answer_is_in_view(
+    cli_env, tmp_path
+):
+    """Typed at once, as a paste or a script sends it with the launch command: the keys reach the
+    terminal before Python runs, while it still turns Enter into a line feed. At 100×30 the
+    header then shows the match and its confidence (the answer's own title is scrolled away)."""
+    session = start(cli_env, tmp_path, 100, 30)
+    try:
+        tmux("send-keys", "-t", session, "-l", QUESTION)
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "ready", 120)
+        turns = turns_saved(tmp_path, 1)
+        screen = wait_until(session, box_is_empty, "an empty box", 10)
+        wait_until(session, lambda s: "confident" in s, "the match and its confidence", 10)
+        data = quit_and_load(session, tmp_path)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, timeout=10)
+    assert turns[0]["query"] == QUESTION, screen
+    assert [turn["query"] for turn in data["turns"]] == [QUESTION]

@@ -82,6 +82,7 @@ class AssistantApp(Protocol):
     engine: EngineLike | None
     session: history.Session
     history_dir: Path | None
+    typed_ahead: str
 
     def get_engine(self) -> EngineLike: ...
 
@@ -162,7 +163,15 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.set_focus(self.prompt, scroll_visible=False)  # at once: no key may find no focus
-        self.watch(self.conversation, "scroll_y", self.update_context, init=False)
+        # Lines typed before the program took the terminal end with their Enter: send them first,
+        # ahead of any key Textual reads (a paste's inner line breaks stay in the question).
+        ahead = self.tpu_app.typed_ahead.rstrip("\r\n")
+        if ahead.strip():
+            self.post_message(messages.Submitted(ahead))
+        # Whether the answer is in view is read from the widgets' regions, which follow a scroll
+        # or a change of content only at the next refresh: look then, not at once.
+        for attribute in ("scroll_y", "virtual_size"):
+            self.watch(self.conversation, attribute, self._update_context_soon, init=False)
         # Start loading as soon as the first frame is up: the screen is drawn and answers keys
         # before the loading worker competes for the interpreter. (The query path imports no
         # torch; the ONNX model loads in a few tenths of a second, so a fixed delay here only
@@ -197,6 +206,9 @@ class MainScreen(Screen[None]):
         at_end = conversation.at_end
         if self.query_one(ContextHeader).show(lines) and at_end:
             self.call_after_refresh(conversation.scroll_end, animate=False)
+
+    def _update_context_soon(self, *_args: object) -> None:
+        self.call_after_refresh(self.update_context)
 
     def update_context(self, *_args: object) -> None:
         """The sticky header: the active turn's match, confidence and first reason, shown while
