@@ -291,7 +291,14 @@ def _build_locked(
             before = [(prev.version, (prev.manifest or {}).get("onnx"))] if prev.version else []
             onnx_meta = prepare(tmp, before)
         reuse = prev.vectors if prev.vectors and _same_model(prev.manifest, model) else {}
-        todo = [i for i, c in enumerate(chunks) if c.digest not in reuse]
+        # Longest first, so each batch of `step` holds chunks of similar lengths: a batch is padded
+        # to its longest chunk, and in knowledge order a 20-token symptom shared a batch with a
+        # 256-token paragraph (4.4x the tokens to compute; sorted, 1.6x). The vectors are the same
+        # bits either way (tests/test_onnx.py), only the work differs.
+        todo = sorted(
+            (i for i, c in enumerate(chunks) if c.digest not in reuse),
+            key=lambda i: -len(chunks[i].text),
+        )
         vectors = np.zeros((len(chunks), dense.DIM), dtype=np.float32)
         for i, c in enumerate(chunks):
             if c.digest in reuse:

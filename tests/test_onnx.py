@@ -143,6 +143,21 @@ def test_onnx_and_sentence_transformers_agree_on_200_varied_texts(kb, onnx_embed
     assert sum(n == max(lengths) for n in lengths) >= 10
 
 
+def test_an_onnx_vector_does_not_depend_on_its_batch(kb, onnx_embedder):
+    """The index build batches chunks longest first (store.py) instead of in knowledge order, to
+    pad less; that is free only because a vector is the same bits whatever it was batched with."""
+    texts = _varied_texts(kb)
+    together = onnx_embedder.encode(texts)
+    alone = np.stack([onnx_embedder.encode([t])[0] for t in texts])
+    assert np.array_equal(together, alone)
+    by_length = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    regrouped = np.zeros_like(together)
+    for start in range(0, len(texts), 64):
+        rows = by_length[start : start + 64]
+        regrouped[rows] = onnx_embedder.encode([texts[i] for i in rows])
+    assert np.array_equal(together, regrouped)
+
+
 def test_every_dev_query_has_the_same_top5_with_either_engine(kb, index_root, engine):
     from assistant.engine import Engine
 
