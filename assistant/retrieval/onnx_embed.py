@@ -219,8 +219,11 @@ class OnnxEmbedder:
         if self.data_sha256 is not None:
             expected.append((self.path.with_name(DATA_NAME), self.data_sha256))
         hashing = _Hashing([p for p, _ in expected]) if self.sha256 is not None else None
+        failed: OnnxUnavailable | None = None
         try:
             session, tokenizer = self._session_and_tokenizer(config)
+        except OnnxUnavailable as exc:
+            failed = exc  # a damaged file often fails to load: its checksum says why, if it can
         finally:
             if hashing is not None:
                 hashing.join()
@@ -230,6 +233,8 @@ class OnnxEmbedder:
                     raise OnnxUnavailable(f"{path.name} unreadable: {hashing.error}")
                 if got != want:
                     raise OnnxUnavailable(f"{path.name} does not match its sha256 in the manifest")
+        if failed is not None:
+            raise failed
         return session, tokenizer, config
 
     def _session_and_tokenizer(self, config: ModelConfig) -> tuple[Any, Any]:
