@@ -457,11 +457,13 @@ def bench_scale(
             )
             eng = Engine(kb=skb, embedder=base_engine.embedder, params=base_engine.params)
             eng._index = idx
+            eng.warm_up()  # warm, as the query section and the TUI are: the signature Sets built
             lat = latency(eng, texts, runs)
             lat_torch = None
             if torch_embedder is not None and n == max(sizes):  # the target's row (time)
                 slow = Engine(kb=skb, embedder=torch_embedder, params=base_engine.params)
                 slow._index = idx
+                slow.warm_up()
                 lat_torch = latency(slow, texts, runs)["total"]
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             rows.append(
