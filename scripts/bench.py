@@ -145,8 +145,13 @@ def timed_process(args: list[str], env: dict, runs: int, until: str | None = Non
     return median(times)
 
 
+# Each probe starts as `tpu-assist` does (cli.main: one OpenBLAS thread) before importing anything.
+START = "from assistant.cli.main import one_blas_thread; one_blas_thread()\n"
+
 # Usable = the first frame is drawn and a typed key shows up in the input box.
-TUI_PROBE = """
+TUI_PROBE = (
+    START
+    + """
 import asyncio, sys
 from assistant.tui.app import make_app
 async def main():
@@ -158,15 +163,21 @@ async def main():
         print("USABLE", flush=True)
 asyncio.run(main())
 """
+)
 
-MODEL_PROBE = """
+MODEL_PROBE = (
+    START
+    + """
 from assistant.engine import Engine
 Engine().warm_up()
 print("READY", flush=True)
 """
+)
 
 # The model ready inside the interactive assistant: its load worker has finished.
-TUI_READY_PROBE = """
+TUI_READY_PROBE = (
+    START
+    + """
 import asyncio
 from assistant.tui.app import make_app
 async def main():
@@ -178,6 +189,7 @@ async def main():
         print("READY", flush=True)
 asyncio.run(main())
 """
+)
 
 MEMORY_PROBE = """
 import json, resource, sys
@@ -192,9 +204,19 @@ def torch_key(name: str) -> str:
     return name[: -len("_s")] + "_torch_s"
 
 
+def compile_bytecode() -> None:
+    """Write the package's bytecode first, as `pip install` does: a fresh process would otherwise
+    compile every module it imports from source (~0.1 s) whenever PYTHONDONTWRITEBYTECODE is set,
+    as it is on this project's machine."""
+    import compileall
+
+    compileall.compile_dir(ROOT / "assistant", quiet=1)
+
+
 def bench_startup(runs: int) -> dict:
     """Each figure with the ONNX engine and, as `<name>_torch`, the torch path; the runs of the
     two alternate, so both see the same machine."""
+    compile_bytecode()
     py = sys.executable
     ask_sig = [py, "-m", "assistant", "ask", "--json", EXACT_OP]
     ask_sym = [py, "-m", "assistant", "ask", "--json", SYMPTOM]
@@ -435,11 +457,13 @@ def bench_scale(
             )
             eng = Engine(kb=skb, embedder=base_engine.embedder, params=base_engine.params)
             eng._index = idx
+            eng.warm_up()  # warm, as the query section and the TUI are: the signature Sets built
             lat = latency(eng, texts, runs)
             lat_torch = None
             if torch_embedder is not None and n == max(sizes):  # the target's row (time)
                 slow = Engine(kb=skb, embedder=torch_embedder, params=base_engine.params)
                 slow._index = idx
+                slow.warm_up()
                 lat_torch = latency(slow, texts, runs)["total"]
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             rows.append(
@@ -470,6 +494,12 @@ def _ratio(a: float | None, b: float | None) -> str:
 def print_table(res: dict) -> None:
     s, q, qt, b = res["startup"], res["query"], res["query_torch"], res["build"]
     print(f"\nmachine: {res['machine']}")
+    loads = res.get("load_average", {})
+    if loads:
+        print(
+            "load average (1 min) before/after each section: "
+            + ", ".join(f"{k} {a:.1f}/{z:.1f}" for k, (a, z) in loads.items())
+        )
     print("\nstartup (fresh process, median)       onnx     torch   onnx/torch")
     for k in (
         "ask_signature_s",
@@ -832,7 +862,10 @@ def main() -> int:
     for name, run in sections:
         if only and name not in only:
             continue
+        before = os.getloadavg()[0]
         res[name] = run()
+        # The machine is shared: every section keeps the load average it was measured under.
+        res.setdefault("load_average", {})[name] = [round(before, 2), round(os.getloadavg()[0], 2)]
         args.json.write_text(json.dumps(res, indent=2))  # what is measured so far survives
         print(f"{name} done after {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     res["load_average_at_end"] = os.getloadavg()[0]

@@ -6,6 +6,7 @@ imported — only onnxruntime and tokenizers."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -49,6 +50,44 @@ def test_ask_on_a_symptom_never_imports_torch(cli_env):
     assert "onnxruntime" in modules and "tokenizers" in modules, "the dense channel did not run"
     assert _forbidden(modules) == []
     assert "note:" not in r.stderr  # no fallback
+
+
+def test_ask_on_a_decisive_signature_loads_no_model_at_all(cli_env):
+    """The one-shot signature path: no torch, and no onnxruntime, tokenizers or FAISS either."""
+    exact = (
+        "NotFoundError: No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT devices "
+        "compatible with node"
+    )
+    r = _run(["ask", "--json", exact], cli_env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    answer = json.loads(r.stdout)
+    assert answer["results"][0]["id"] == "op-unavailable"
+    assert any("signatures alone" in n for n in answer["notes"])
+    modules = _imported(r.stderr)
+    loaded = sorted(m for m in modules if m.split(".")[0] in {*FORBIDDEN, "onnxruntime", "faiss"})
+    assert loaded == [] and "tokenizers" not in modules
+
+
+def test_the_cli_runs_numpy_with_one_blas_thread():
+    """NumPy's OpenBLAS threads spin after import (CPU taken from the answer): the CLI asks for
+    one before numpy is imported, and leaves a person's own setting alone."""
+    probe = (
+        "import os, sys; from assistant.cli.main import one_blas_thread; one_blas_thread(); "
+        "import numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for given, want in ((None, "1"), ("2", "2")):
+        e = env if given is None else {**env, "OPENBLAS_NUM_THREADS": given}
+        r = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=e, cwd=ROOT
+        )
+        assert r.returncode == 0 and r.stdout.strip() == want, r.stderr
+    late = "import numpy, os; from assistant.cli.main import one_blas_thread; one_blas_thread()"
+    late += "; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    r = subprocess.run(
+        [sys.executable, "-c", late], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert r.stdout.strip() == "None"  # too late to matter: numpy's threads already run
 
 
 def test_ask_jsonl_never_imports_torch(cli_env):

@@ -87,11 +87,17 @@ def test_manifest_onnx_entry_is_checked_cheaply(tmp_path):
     store._check_onnx(tmp_path, good)
     store._check_onnx(tmp_path, None)
     store._check_onnx(tmp_path, {"error": "export failed: no torch"})
+    (tmp_path / onnx_embed.DATA_NAME).write_bytes(b"w" * 20)
+    data = {"file": onnx_embed.DATA_NAME, "size": 20, "sha256": "1" * 64}
+    store._check_onnx(tmp_path, {**good, "data": data})
     for bad, why in [
         ({**good, "size": 11}, "missing or truncated"),
         ({**good, "recipe": recipe - 1}, "recipe"),
         ({"sha": 1}, "malformed"),
         ("x", "malformed"),
+        ({**good, "data": {**data, "size": 19}}, "model.onnx.data is missing or truncated"),
+        ({**good, "data": {**data, "file": "gone.data"}}, "gone.data is missing"),
+        ({**good, "data": "model.onnx.data"}, "malformed"),
     ]:
         with pytest.raises(store.IndexError_, match=why):
             store._check_onnx(tmp_path, bad)
@@ -143,6 +149,21 @@ def test_onnx_and_sentence_transformers_agree_on_200_varied_texts(kb, onnx_embed
     assert sum(n == max(lengths) for n in lengths) >= 10
 
 
+def test_an_onnx_vector_does_not_depend_on_its_batch(kb, onnx_embedder):
+    """The index build batches chunks longest first (store.py) instead of in knowledge order, to
+    pad less; that is free only because a vector is the same bits whatever it was batched with."""
+    texts = _varied_texts(kb)
+    together = onnx_embedder.encode(texts)
+    alone = np.stack([onnx_embedder.encode([t])[0] for t in texts])
+    assert np.array_equal(together, alone)
+    by_length = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    regrouped = np.zeros_like(together)
+    for start in range(0, len(texts), 64):
+        rows = by_length[start : start + 64]
+        regrouped[rows] = onnx_embedder.encode([texts[i] for i in rows])
+    assert np.array_equal(together, regrouped)
+
+
 def test_every_dev_query_has_the_same_top5_with_either_engine(kb, index_root, engine):
     from assistant.engine import Engine
 
@@ -171,9 +192,14 @@ def test_export_is_deterministic_and_recorded(index_root, engine, tmp_path):
     assert meta["exporter"].startswith("torch ") and meta["recipe"] == onnx_embed.EXPORT_RECIPE
     assert meta["model"] == dense.model_fingerprint() == idx.manifest["model"]
     assert meta["min_cosine_vs_reference"] >= dense.EXPORT_MIN_COSINE
+    data = meta["data"]
+    assert data["file"] == onnx_embed.DATA_NAME
+    assert data["sha256"] == onnx_embed.sha256_file(idx.path / data["file"])
+    assert data["size"] > 80e6 > 1e6 > meta["size"]  # the weights are in the data file
     again = tmp_path / "again.onnx"
     onnx_embed.export(engine.embedder.reference.load(), again)
     assert onnx_embed.sha256_file(again) == meta["sha256"]
+    assert onnx_embed.sha256_file(tmp_path / onnx_embed.DATA_NAME) == data["sha256"]
 
 
 # -- a missing, broken or unmakeable model.onnx ---------------------------------------------------
@@ -246,6 +272,38 @@ def test_corrupt_onnx_is_exported_again_when_loaded(small_index, real_embedder, 
         and onnx_embed.sha256_file(new.path / "model.onnx") == (new.onnx["sha256"])
     )
     assert _cosines(got, real_embedder.reference.encode([QUERY]))[0] >= 0.999
+
+
+def test_corrupt_onnx_weights_are_exported_again_when_loaded(small_index, real_embedder, tmp_path):
+    kb, root = small_index
+    root = _copy(root, tmp_path)
+    f = _onnx_file(root).with_name(onnx_embed.DATA_NAME)
+    with open(f, "r+b") as fh:  # same size: passes the stat
+        fh.seek(f.stat().st_size // 2)
+        fh.write(b"\x00" * 4096)
+    e = _sharing(real_embedder)
+    old, report, _ = store.ensure(root, kb, e)
+    assert report is None
+    got = e.encode([QUERY])
+    assert e.backend == "onnx"
+    assert any("model.onnx.data does not match its sha256" in n for n in e.notes)
+    new = store.load(root, kb)
+    assert new.path != old.path
+    assert onnx_embed.sha256_file(new.path / onnx_embed.DATA_NAME) == new.onnx["data"]["sha256"]
+    assert _cosines(got, real_embedder.reference.encode([QUERY]))[0] >= 0.999
+
+
+def test_missing_onnx_weights_are_rebuilt(small_index, real_embedder, tmp_path):
+    kb, root = small_index
+    root = _copy(root, tmp_path)
+    sha = store.load(root).onnx["data"]["sha256"]
+    _onnx_file(root).with_name(onnx_embed.DATA_NAME).unlink()
+    e = _sharing(real_embedder)
+    idx, report, reason = store.ensure(root, kb, e)
+    assert report is not None and "model.onnx.data is missing" in reason
+    assert report.embedded == 0 and idx.onnx["data"]["sha256"] == sha
+    e.load()
+    assert e.backend == "onnx" and not e.notes
 
 
 def test_broken_onnx_that_cannot_be_remade_falls_back_with_a_note(

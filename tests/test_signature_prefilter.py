@@ -94,6 +94,18 @@ def test_set_path_and_per_pattern_path_find_the_same_hits(kb, monkeypatch, budge
     assert [matcher.match(lines) for lines in texts] == reference
 
 
+def test_a_warmed_up_matcher_uses_its_sets_and_finds_the_same_hits(kb, monkeypatch):
+    texts = [text.splitlines() or [""] for text in TEXTS[:400]]
+    reference = [signatures.SignatureMatcher(kb.entries).match(lines) for lines in texts]
+    monkeypatch.setattr(signatures, "PER_PATTERN_BUDGET", 10**12)  # the one-shot choice
+    matcher = signatures.SignatureMatcher(kb.entries)
+    matcher.groups()  # as Engine.warm_up does
+    assert any(reference)
+    for i, (_, sig, _) in enumerate(matcher.items):  # the literal test would now find nothing
+        matcher.items[i] = (matcher.items[i][0], sig, ("\x00never",))
+    assert [matcher.match(lines) for lines in texts] == reference
+
+
 def test_a_pattern_re2_refuses_is_skipped_on_both_paths(kb, monkeypatch):
     from assistant.kb.schema import Signature
 

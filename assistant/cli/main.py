@@ -410,7 +410,18 @@ def cmd_history(args) -> int:
     raise UsageError("history needs an action: list or export")
 
 
+def one_blas_thread() -> None:
+    """NumPy's OpenBLAS starts a thread per core when numpy is imported, and those threads spin
+    for a while: ~0.1 s of CPU per run on this 2-core machine, taken from the answer. Nothing
+    tpu-assist runs uses NumPy's BLAS (the model runs in onnxruntime or torch, each with its own
+    threads; FAISS has its own BLAS), so one thread. Only before numpy is imported, and never
+    over the person's own setting."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
+    one_blas_thread()
     parser = _parser()
     args = parser.parse_args(argv)
     try:

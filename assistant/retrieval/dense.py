@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import onnx_embed
-from .onnx_embed import ONNX_NAME, OnnxEmbedder, OnnxUnavailable
+from .onnx_embed import DATA_NAME, ONNX_NAME, OnnxEmbedder, OnnxUnavailable
 
 
 def dense_scaled(cosine: float, floor: float) -> float:
@@ -158,6 +158,13 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
 
+def data_sha256(onnx_meta: Mapping[str, Any]) -> str | None:
+    """The sha256 of the weights file (DATA_NAME) the manifest's `onnx` entry records, if any."""
+    data = onnx_meta.get("data")
+    sha = data.get("sha256") if isinstance(data, Mapping) else None
+    return sha if isinstance(sha, str) else None
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__
@@ -229,11 +236,18 @@ class Embedder:
             sha = onnx_meta.get("sha256") if onnx_meta else None
             if onnx_meta and isinstance(sha, str):
                 path = version_dir / str(onnx_meta.get("file", ONNX_NAME))
-                if self._onnx is not None and self._onnx.sha256 == sha and self._onnx.loaded:
+                data_sha = data_sha256(onnx_meta)
+                if (
+                    self._onnx is not None
+                    and (self._onnx.sha256, self._onnx.data_sha256) == (sha, data_sha)
+                    and self._onnx.loaded
+                ):
                     self._onnx.path = path  # the same verified model, already loaded
                 else:
                     fused = onnx_meta.get("graph", "fused") == "fused"
-                    self._onnx = OnnxEmbedder(path, self.model_dir, sha, self._threads, fused)
+                    self._onnx = OnnxEmbedder(
+                        path, self.model_dir, sha, self._threads, fused, data_sha
+                    )
                 self._missing = None
             else:
                 self._onnx = None
@@ -302,9 +316,10 @@ class Embedder:
     def prepare_onnx(
         self, dest: Path, previous: Sequence[tuple[Path, Mapping[str, Any] | None]] = ()
     ) -> dict[str, Any]:
-        """Put a verified `model.onnx` into `dest` (a version being built) and embed with it.
+        """Put a verified `model.onnx` and its weights (`model.onnx.data`) into `dest` (a version
+        being built) and embed with them.
 
-        The previous version's file is reused (hard-linked) when it was exported from this model
+        The previous version's files are reused (hard-linked) when it was exported from this model
         by this recipe and still matches its sha256; otherwise the reference model is exported
         afresh and kept only if it agrees with sentence-transformers on `PROBES`. Returns the
         manifest's `onnx` entry: `{"error": why}` when no ONNX model could be made (queries then
@@ -320,12 +335,21 @@ class Embedder:
                 if meta.get("model") != fingerprint:
                     continue
                 src = prev_dir / str(meta.get("file", ONNX_NAME))
+                want_data = data_sha256(meta)
                 try:
-                    if src.is_file() and onnx_embed.sha256_file(src) == meta["sha256"]:
+                    if (
+                        src.is_file()
+                        and onnx_embed.sha256_file(src) == meta["sha256"]
+                        and want_data is not None
+                        and onnx_embed.sha256_file(prev_dir / DATA_NAME) == want_data
+                    ):
                         _link_or_copy(src, out)
+                        _link_or_copy(prev_dir / DATA_NAME, dest / DATA_NAME)
                         self.use_index(dest, meta)
                         return dict(meta)
                 except OSError:
+                    (dest / DATA_NAME).unlink(missing_ok=True)
+                    out.unlink(missing_ok=True)
                     continue
             return self._export(out, fingerprint)
 
@@ -343,10 +367,16 @@ class Embedder:
                 raise OnnxUnavailable(
                     f"the exported model disagrees with sentence-transformers (cosine {cosine:.5f})"
                 )
+            data = out.with_name(DATA_NAME)
             meta: dict[str, Any] = {
                 "file": ONNX_NAME,
                 "size": out.stat().st_size,
                 "sha256": onnx_embed.sha256_file(out),
+                "data": {
+                    "file": DATA_NAME,
+                    "size": data.stat().st_size,
+                    "sha256": onnx_embed.sha256_file(data),
+                },
                 "exporter": onnx_embed.exporter_version(),
                 "recipe": onnx_embed.EXPORT_RECIPE,
                 "opset": onnx_embed.OPSET,
@@ -356,10 +386,11 @@ class Embedder:
             }
         except Exception as exc:  # the index is still built; queries fall back with a note
             out.unlink(missing_ok=True)
+            out.with_name(DATA_NAME).unlink(missing_ok=True)
             reason = str(exc) if isinstance(exc, OnnxUnavailable) else _one_line(exc)
             self.use_index(out.parent, {"error": f"export failed: {reason}"})
             return {"error": f"export failed: {reason}"}
-        check.sha256 = meta["sha256"]
+        check.sha256, check.data_sha256 = meta["sha256"], meta["data"]["sha256"]
         with self._lock:
             self._onnx = check
             self._bound = True

@@ -46,6 +46,11 @@ class BM25:
         self.avgdl = float(doc_len.mean()) if self.n_docs else 1.0
         df = np.diff(indptr).astype(np.float64)
         self.idf = np.log(1.0 + (self.n_docs - df + 0.5) / (df + 0.5))
+        # Per-query constants, computed once (the same expressions `search` used to evaluate on
+        # every call, so the same values to the bit).
+        with np.errstate(divide="ignore", invalid="ignore"):  # an index of empty documents
+            self._norm = self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl)
+        self._unseen = float(np.log(1.0 + (self.n_docs + 0.5) / 0.5))
 
     @classmethod
     def build(cls, texts: list[str]) -> BM25:
@@ -70,28 +75,33 @@ class BM25:
         return cls(vocab, indptr, docs, tfs, doc_len)
 
     def search(self, query: str, top_k: int = 20) -> list[LexicalHit]:
-        terms = [t for t in dict.fromkeys(tokenize(query)) if t in self.vocab]
+        unique = list(dict.fromkeys(tokenize(query)))
+        terms = [t for t in unique if t in self.vocab]
         if not terms or not self.n_docs:
             return []
-        scores = np.zeros(self.n_docs, dtype=np.float64)
-        norm = self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl)
-        spans = []
-        for term in terms:
-            t = self.vocab[term]
-            lo, hi = self.indptr[t], self.indptr[t + 1]
-            d, tf = self.docs[lo:hi], self.tfs[lo:hi]
-            scores[d] += self.idf[t] * tf * (self.k1 + 1) / (tf + norm[d])
-            spans.append((term, d))
+        # Every posting of every query term in one pass (term by term, as laid out in the CSR
+        # arrays), instead of a handful of NumPy calls per term.
+        ids = np.fromiter((self.vocab[t] for t in terms), dtype=np.int64, count=len(terms))
+        lo, counts = self.indptr[ids], self.indptr[ids + 1] - self.indptr[ids]
+        total = int(counts.sum())
+        starts = np.cumsum(counts) - counts
+        at = np.arange(total, dtype=np.int64) + np.repeat(lo - starts, counts)
+        d, tf = self.docs[at], self.tfs[at]
+        contrib = np.repeat(self.idf[ids], counts) * tf * (self.k1 + 1) / (tf + self._norm[d])
+        # bincount adds each document's contributions in posting order, i.e. term by term from
+        # 0.0: the same sums, to the bit, as adding one term's scores after another.
+        scores = np.bincount(d, weights=contrib, minlength=self.n_docs)
         k = min(top_k, self.n_docs)
         top = np.argpartition(-scores, k - 1)[:k] if k < self.n_docs else np.arange(self.n_docs)
         top = top[np.argsort(-scores[top], kind="stable")]
         top = top[scores[top] > 0]
-        # Evidence: which query terms each returned document contains (postings are sorted).
+        # Evidence: which query terms each returned document contains, in query order.
         matched: dict[int, list[str]] = {int(i): [] for i in top}
-        for term, d in spans:
-            for i in top[np.isin(top, d, assume_unique=True)].tolist():
-                matched[i].append(term)
-        ref = self.max_score(query)
+        hit = np.isin(d, top)
+        which = np.repeat(np.arange(len(terms)), counts)[hit]
+        for doc, term in zip(d[hit].tolist(), which.tolist(), strict=True):
+            matched[doc].append(terms[term])
+        ref = self._max_score(unique)
         return [
             LexicalHit(
                 int(i),
@@ -107,9 +117,12 @@ class BM25:
         this document also says", saturating smoothly instead of tying at a cap). Reference score:
         a document holding every query term once. Terms the index has never seen count with the
         highest idf, so a query about something else scores low."""
-        unseen = float(np.log(1.0 + (self.n_docs + 0.5) / 0.5))
-        terms = list(dict.fromkeys(tokenize(query)))
-        return float(sum(self.idf[self.vocab[t]] if t in self.vocab else unseen for t in terms))
+        return self._max_score(list(dict.fromkeys(tokenize(query))))
+
+    def _max_score(self, unique_terms: list[str]) -> float:
+        return float(
+            sum(self.idf[self.vocab[t]] if t in self.vocab else self._unseen for t in unique_terms)
+        )
 
     def save(self, directory: Path) -> list[str]:
         (directory / "lexical.json").write_text(

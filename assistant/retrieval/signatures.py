@@ -53,8 +53,8 @@ SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chu
 # Sets: compiling them costs ~70 ms for the built-in knowledge base (a one-shot `ask` pays it
 # once per process), while 90 patterns search a pasted 30 kB trace in ~3 ms. Above it (a long
 # log, or thousands of entries), one pass per Set is the fast way, and the Sets are compiled on
-# that first need. Either way each candidate is then searched on its own, so the hits are the
-# same by construction.
+# that first need (or by `Engine.warm_up`, after which they are always used). Either way each
+# candidate is then searched on its own, so the hits are the same by construction.
 PER_PATTERN_BUDGET = 3_000_000
 
 
@@ -123,7 +123,9 @@ class SignatureMatcher:
             starts.append(pos)
             pos += len(line) + 1
         candidates: list[int] = []
-        if len(text) * len(self.items) <= PER_PATTERN_BUDGET:
+        # Once the Sets exist (a warmed-up engine), they are the fast way whatever the text: the
+        # literal test below is a Python loop over every pattern (~30 ms at 10,000 patterns).
+        if self._groups is None and len(text) * len(self.items) <= PER_PATTERN_BUDGET:
             folded = text.casefold()
             candidates = [
                 i
