@@ -141,7 +141,7 @@ def current_version(root: Path) -> Path | None:
     return root / name
 
 
-def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> Index:
+def load(root: Path, kb: KnowledgeBase | None = None) -> Index:
     """Load and verify the live index; raise IndexError_ saying why it cannot be used."""
     version = current_version(root)
     if version is None or not version.is_dir():
@@ -179,15 +179,7 @@ def load(root: Path, kb: KnowledgeBase | None = None, eager: bool = False) -> In
         raise IndexError_(f"index files unreadable: {exc}") from None
     if len(chunks) != manifest.get("chunk_count") or lexical.n_docs != len(entry_ids):
         raise IndexError_("index files disagree with the manifest")
-    index = Index(version, manifest, chunks, chunk_entry, entry_ids, lexical)
-    if eager:
-        try:
-            _ = index.faiss_index
-        except IndexError_:
-            raise
-        except Exception as exc:
-            raise IndexError_(f"dense.faiss unreadable: {exc}") from None
-    return index
+    return Index(version, manifest, chunks, chunk_entry, entry_ids, lexical)
 
 
 def _check_onnx(version: Path, meta: object) -> None:
