@@ -66,6 +66,7 @@ def test_kb_list_json(run_cli, kb):
         assert d["title"]["en"] and d["title"]["pt"] and len(d["text"]) > 200
     hbm = next(d for d in data if d["id"] == "hbm-oom")
     assert "gcloud compute tpus tpu-vm describe" in hbm["text"] and "HBM" in hbm["text"]
+    assert set(hbm["frameworks"]) == {"tensorflow", "jax", "pytorch"}
 
 
 def test_walk_question_then_fix(run_cli):

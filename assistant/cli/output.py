@@ -87,6 +87,7 @@ def kb_list(kb: KnowledgeBase) -> list[dict]:
         {
             "id": le.entry.id,
             "title": {"en": le.entry.title.en, "pt": le.entry.title.pt},
+            "frameworks": list(le.entry.frameworks),
             "text": entry_full_text(le.entry),
             "source": le.source,
         }
