@@ -1,7 +1,8 @@
 """Computed advice: the guide's numbers turned into advice for the number a person typed.
 
 A `number` node in a decision tree names advisors in `advice:`. Each advisor takes the typed value
-and the walk's variables and returns sentences in both languages plus derived variables that fix
+and the walk's variables and returns sentences in both languages (the `advice.*` strings of
+:mod:`assistant.strings`, filled with the numbers computed here) plus derived variables that fix
 templates can use (e.g. `{lower_batch}`). Everything here is plain arithmetic on the guide's rules,
 carried over to every generation (:mod:`assistant.tpu_generations`):
 
@@ -19,12 +20,14 @@ No advice offers the same number twice ("use 64 or 64").
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import tpu_generations
+from .strings import t
 from .tpu_generations import Slice
 
 # The guide's figures, used only when the TPU is unknown: 8 cores, batch steps of 64, ideal 1024.
@@ -46,9 +49,12 @@ class Advice:
         self.pt += other.pt
         self.values.update(other.values)
 
-    def say(self, en: str, pt: str) -> None:
-        self.en.append(en)
-        self.pt.append(pt)
+    def say(self, key: str, **values: object) -> None:
+        """Add the catalogue's sentence `key` in both languages. A value that depends on the
+        language (a word such as `_unit`'s) is given as a function of the language."""
+        for lang, lines in (("en", self.en), ("pt", self.pt)):
+            said = {k: v(lang) if callable(v) else v for k, v in values.items()}
+            lines.append(t(lang, key, **said))
 
 
 def _num(x: float) -> str:
@@ -59,7 +65,7 @@ def _alternatives(first: int, second: int, lang: str) -> str:
     """'64 or 128' — or just '64' when both are the same number."""
     if first == second:
         return str(first)
-    return f"{first} {'ou' if lang == 'pt' else 'or'} {second}"
+    return t(lang, "advice.alternatives", first=first, second=second)
 
 
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)(i?B?)\s*$", re.IGNORECASE)
@@ -77,23 +83,34 @@ def parse_gib(text: str) -> float | None:
 
 def _unit(s: Slice, lang: str, plural: bool = False) -> str:
     """What one device is: a core on v2/v3, a chip elsewhere."""
-    en, pt = s.device_word
+    core = s.device_kind == "core"
     if plural:
-        en, pt = en + "s", ("núcleos" if pt == "núcleo" else pt + "s")
-    return pt if lang == "pt" else en
+        return t(lang, "advice.unit.cores") if core else t(lang, "advice.unit.chips")
+    return t(lang, "advice.unit.core") if core else t(lang, "advice.unit.chip")
 
 
 def _where(s: Slice, lang: str) -> str:
     """'on the 8 cores of a v3-8' / 'on the 4 chips of a v4-8 (each one megacore device …)'."""
     n = s.devices
-    many = _unit(s, lang, plural=n > 1)
-    if lang == "pt":
-        mega = ", cada chip um dispositivo megacore de 2 TensorCores" if s.gen.megacore else ""
-        guess = ", suposta — informe o tipo de acelerador se a sua for outra" if s.assumed else ""
-        return f"nos {n} {many} de uma {s.accelerator_type}{mega}{guess}"
-    mega = ", each chip one megacore device of 2 TensorCores" if s.gen.megacore else ""
-    guess = ", assumed — give the accelerator type if yours is another slice" if s.assumed else ""
-    return f"on the {n} {many} of a {s.accelerator_type}{mega}{guess}"
+    return t(
+        lang,
+        "advice.where",
+        n=n,
+        units=_unit(s, lang, plural=n > 1),
+        accelerator_type=s.accelerator_type,
+        megacore=t(lang, "advice.where.megacore") if s.gen.megacore else "",
+        assumed=t(lang, "advice.where.assumed") if s.assumed else "",
+    )
+
+
+def _device(s: Slice, lang: str) -> str:
+    """What one device of the slice is made of: '32 GiB per chip, 2 cores a chip' on a v3."""
+    if s.gen.devices_per_chip > 1:
+        chip, n = _num(s.gen.hbm_gib_per_chip), s.gen.devices_per_chip
+        return t(lang, "advice.hbm.device.core", chip_gib=chip, cores=n)
+    if s.gen.megacore:
+        return t(lang, "advice.hbm.device.megacore")
+    return t(lang, "advice.hbm.device.tensorcore")
 
 
 def batch_rule(s: Slice | None) -> tuple[int, int]:
@@ -127,63 +144,57 @@ def batch_size(value: float, variables: dict[str, str]) -> Advice:
             upper_per_core_batch=per["upper_per_device_batch"],
             per_core_batch=per["per_device_batch"],
         )
-        we, wp = _where(s, "en"), _where(s, "pt")
-        ue, up = _unit(s, "en"), _unit(s, "pt")
+        unit = functools.partial(_unit, s)
+        where = functools.partial(_where, s)
         if b % step == 0:
             a.say(
-                f"Batch {b} is a multiple of {step}: {_num(b / d)} per {ue} {we}.",
-                f"O lote {b} é múltiplo de {step}: {_num(b / d)} por {up} {wp}.",
+                "advice.batch.multiple.slice",
+                batch=b,
+                step=step,
+                per_device=_num(b / d),
+                unit=unit,
+                where=where,
             )
         else:
-            per_en = " / ".join(dict.fromkeys([_num(lower / d), _num(upper / d)]))
             a.say(
-                f"Batch {b} is not a multiple of {step}: use {_alternatives(lower, upper, 'en')} "
-                f"({per_en} per {ue} {we}).",
-                f"O lote {b} não é múltiplo de {step}: use {_alternatives(lower, upper, 'pt')} "
-                f"({per_en} por {up} {wp}).",
+                "advice.batch.not_multiple.slice",
+                batch=b,
+                step=step,
+                alternatives=functools.partial(_alternatives, lower, upper),
+                per_device=" / ".join(dict.fromkeys([_num(lower / d), _num(upper / d)])),
+                unit=unit,
+                where=where,
             )
         if s.hosts > 1:
             a.values["host_count"] = str(s.hosts)
             a.values["per_host_batch"] = _num(b / s.hosts)
             a.say(
-                f"The slice has {s.hosts} hosts of {s.devices_per_host} devices: with one "
-                "process per host (PyTorch/XLA, jax.pmap) each process loads "
-                f"{_num(b / s.hosts)} examples a step.",
-                f"A fatia tem {s.hosts} hosts de {s.devices_per_host} dispositivos: com um "
-                "processo por host (PyTorch/XLA, jax.pmap) cada processo carrega "
-                f"{_num(b / s.hosts)} exemplos por etapa.",
+                "advice.batch.hosts",
+                hosts=s.hosts,
+                devices_per_host=s.devices_per_host,
+                per_host=_num(b / s.hosts),
             )
         if b < step:
             a.say(
-                f"Below {step} each TensorCore gets fewer than 8 rows and the TPU pads them up to "
-                f"8 anyway; {ideal} ({_num(ideal / d)} per {ue}) is the ideal starting point.",
-                f"Abaixo de {step} cada TensorCore recebe menos de 8 linhas e a TPU as preenche "
-                f"até 8 de qualquer forma; {ideal} ({_num(ideal / d)} por {up}) é o ponto de "
-                "partida ideal.",
+                "advice.batch.below_step.slice",
+                step=step,
+                ideal=ideal,
+                ideal_per_device=_num(ideal / d),
+                unit=unit,
             )
     else:
         if b % step == 0:
-            a.say(
-                f"Batch {b} is a multiple of {step}.",
-                f"O lote {b} é múltiplo de {step}.",
-            )
+            a.say("advice.batch.multiple", batch=b, step=step)
         else:
             a.say(
-                f"Batch {b} is not a multiple of {step}: use {_alternatives(lower, upper, 'en')}.",
-                f"O lote {b} não é múltiplo de {step}: use {_alternatives(lower, upper, 'pt')}.",
+                "advice.batch.not_multiple",
+                batch=b,
+                step=step,
+                alternatives=functools.partial(_alternatives, lower, upper),
             )
-        a.say(
-            "Per-device figures depend on the TPU (8 devices on a v2-8, v3-8, v5e-8 or v6e-8; "
-            "4 megacore devices on a v4-8 or v5p-8): give the accelerator type to get them.",
-            "Os números por dispositivo dependem da TPU (8 dispositivos numa v2-8, v3-8, v5e-8 ou "
-            "v6e-8; 4 dispositivos megacore numa v4-8 ou v5p-8): informe o tipo de acelerador.",
-        )
+        a.say("advice.batch.per_device_unknown")
         if b < step:
-            a.say(
-                f"Below {step} the TPU pads every batch up to {step} anyway; {ideal} is ideal.",
-                f"Abaixo de {step} a TPU preenche o lote até {step} de qualquer forma; {ideal} é o "
-                "ideal.",
-            )
+            a.say("advice.batch.below_step", step=step, ideal=ideal)
     used, limit = (
         parse_gib(variables.get("hbm_used", "")),
         parse_gib(variables.get("hbm_limit", "")),
@@ -191,14 +202,7 @@ def batch_size(value: float, variables: dict[str, str]) -> Advice:
     if used and limit and used > limit:
         fit = max(step, int(b * limit / used) // step * step)
         a.values["fit_batch"] = str(fit)
-        a.say(
-            f"The run needed {_num(used)} GiB of {_num(limit)} GiB: scaling the batch by the same "
-            f"ratio gives at most {fit} (weights do not shrink with the batch, so try it, then go "
-            "lower).",
-            f"A execução precisou de {_num(used)} GiB de {_num(limit)} GiB: reduzir o lote na "
-            f"mesma proporção dá no máximo {fit} (os pesos não diminuem com o lote; teste e "
-            "reduza mais se preciso).",
-        )
+        a.say("advice.batch.fit", used=_num(used), limit=_num(limit), fit=fit)
     else:
         a.values["fit_batch"] = str(lower if lower < b else max(step, lower - step))
     if s is not None:
@@ -235,40 +239,21 @@ def feature_size(value: float, variables: dict[str, str]) -> Advice:
         a.values["lower_dim"] = str(lower)
         a.values["saved_pct"] = _num(round((padded - lower) / padded * 100, 1))
     if padded == d:
-        a.say(
-            f"{d} is a multiple of {multiple}: no padding on this dimension.",
-            f"{d} é múltiplo de {multiple}: nenhum preenchimento nesta dimensão.",
-        )
+        a.say("advice.feature.no_padding", dim=d, multiple=multiple)
     else:
         a.say(
-            f"{d} is stored padded to {padded} (a multiple of {multiple}): "
-            f"{_num(round(waste, 1))}% of that dimension is padding.",
-            f"{d} é guardado preenchido até {padded} (múltiplo de {multiple}): "
-            f"{_num(round(waste, 1))}% dessa dimensão é preenchimento.",
+            "advice.feature.padded",
+            dim=d,
+            padded=padded,
+            multiple=multiple,
+            waste_pct=_num(round(waste, 1)),
         )
         if lower >= multiple:
-            a.say(
-                f"For speed, {padded} costs the same memory and uses the padding for real work; "
-                f"to save memory, only {lower} (rounding down) helps — a smaller layer, which may "
-                "cost accuracy.",
-                f"Para velocidade, {padded} custa a mesma memória e usa o preenchimento com "
-                f"trabalho real; para economizar memória, só {lower} (arredondar para baixo) "
-                "ajuda — uma camada menor, que pode custar acurácia.",
-            )
+            a.say("advice.feature.round_down", padded=padded, lower=lower)
         else:
-            a.say(
-                f"For speed, {padded} costs the same memory; there is no multiple of {multiple} "
-                "below it, so for memory lower the batch instead.",
-                f"Para velocidade, {padded} custa a mesma memória; não há múltiplo de {multiple} "
-                "abaixo, então para memória reduza o lote.",
-            )
+            a.say("advice.feature.no_lower", padded=padded, multiple=multiple)
     if s is not None and s.gen.mxu > 128 and suggested != padded:
-        a.say(
-            f"The matrix unit of a {s.gen.name} is {mxu}×{mxu}: for speed {suggested} fills it "
-            f"(the guide's multiples of 128 are for v2–v5).",
-            f"A unidade de matrizes da {s.gen.name} é {mxu}×{mxu}: para velocidade {suggested} a "
-            "preenche (os múltiplos de 128 do guia valem para v2–v5).",
-        )
+        a.say("advice.feature.mxu", generation=s.gen.name, mxu=mxu, suggested=suggested)
     return a
 
 
@@ -279,28 +264,13 @@ def layer_size(value: float, variables: dict[str, str]) -> Advice:
     suggested = max(mxu, math.ceil(w / mxu) * mxu)
     a = Advice(values={"suggested_units": str(max(suggested, 512))})
     if w < mxu:
-        a.say(
-            f"{w} is below {mxu}, the width of the TPU matrix unit: the layer runs inefficiently.",
-            f"{w} é menor que {mxu}, a largura da unidade de matrizes da TPU: a camada roda com "
-            "baixa eficiência.",
-        )
+        a.say("advice.layer.below_mxu", units=w, mxu=mxu)
     elif w % mxu:
-        a.say(
-            f"{w} is not a multiple of {mxu}: {suggested} wastes no MXU lanes.",
-            f"{w} não é múltiplo de {mxu}: {suggested} não desperdiça a MXU.",
-        )
+        a.say("advice.layer.not_multiple", units=w, mxu=mxu, suggested=suggested)
     if w < 512:
-        a.say(
-            "For dense (fully connected) layers at least 512 units is recommended; "
-            "doubling 256 → 512 costs only about 20% more step time.",
-            "Para camadas densas (totalmente conectadas), recomenda-se ao menos 512 unidades; "
-            "dobrar de 256 para 512 custa só cerca de 20% a mais de tempo por etapa.",
-        )
+        a.say("advice.layer.dense_minimum")
     else:
-        a.say(
-            f"{w} units is wide enough for the TPU.",
-            f"{w} unidades já é largo o bastante para a TPU.",
-        )
+        a.say("advice.layer.wide_enough", units=w)
     return a
 
 
@@ -309,28 +279,17 @@ def hbm(value: float, variables: dict[str, str]) -> Advice:
     s = tpu_generations.slice_of(variables)
     a = Advice()
     if s is None:
-        a.say(
-            "HBM per device: 8 GiB (v2 core), 16 GiB (v3 core, v5e chip), 32 GiB (v4 or v6e "
-            "chip), 95 GiB (v5p chip) — give the accelerator type for your figure.",
-            "HBM por dispositivo: 8 GiB (núcleo v2), 16 GiB (núcleo v3, chip v5e), 32 GiB (chip "
-            "v4 ou v6e), 95 GiB (chip v5p) — informe o tipo de acelerador para o seu número.",
-        )
+        a.say("advice.hbm.unknown")
         return a
     gib = _num(s.hbm_gib_per_device)
     a.values["hbm_gib"] = gib
-    if s.gen.devices_per_chip > 1:
-        chip, n = _num(s.gen.hbm_gib_per_chip), s.gen.devices_per_chip
-        en = f"{chip} GiB per chip, {n} cores a chip"
-        pt = f"{chip} GiB por chip, {n} núcleos por chip"
-    elif s.gen.megacore:
-        en, pt = "one megacore device of 2 TensorCores", "um dispositivo megacore de 2 TensorCores"
-    else:
-        en, pt = "one TensorCore", "um TensorCore"
     a.say(
-        f"Each {_unit(s, 'en')} of a {s.accelerator_type} ({s.gen.name}) has {gib} GiB of HBM for "
-        f"weights and activations ({en}).",
-        f"Cada {_unit(s, 'pt')} de uma {s.accelerator_type} ({s.gen.name}) tem {gib} GiB de HBM "
-        f"para pesos e ativações ({pt}).",
+        "advice.hbm.slice",
+        unit=functools.partial(_unit, s),
+        accelerator_type=s.accelerator_type,
+        generation=s.gen.name,
+        gib=gib,
+        device=functools.partial(_device, s),
     )
     return a
 

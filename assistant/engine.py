@@ -23,6 +23,7 @@ from .retrieval.chunks import LOOKALIKE
 from .retrieval.fusion import VIEWS, Evidence
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureMatcher
+from .strings import t
 from .text.domain import domain_terms
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
@@ -281,11 +282,9 @@ class Engine:
         lang = lang or facts.lang
         notes: list[str] = []
         if r.truncated:
-            notes.append("input was cut to its key lines (see facts.key_lines)")
+            notes.append(t("en", "note.truncated"))  # notes stay English (`ask --json`)
         if not r.evidence:
-            note = (
-                "empty input" if facts.line_count == 0 else "nothing in the knowledge base matched"
-            )
+            note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k)
         results = [
@@ -293,9 +292,7 @@ class Engine:
             for pos, (s, conf) in enumerate(ranked.entries)
         ]
         if not r.used_dense:
-            notes.append(
-                "answered from error signatures alone (the embedding model was not needed)"
-            )
+            notes.append(t("en", "note.signatures_only"))
         elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
             notes.extend(self.embedder.notes)
         values = facts.values()

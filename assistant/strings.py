@@ -2,8 +2,9 @@
 by key (`t(lang, key, **values)`). No textual import: the CLI, the TUI and the engine's
 explanations all read it. Keys are grouped by who shows them: `check.*` (tpu-assist check),
 `why.*` (explain.py), `script.*` (render.fix_script), `outcome.*`, `cli.*` (cli/output.py), `md.*`
-(export.py), and the interactive assistant's (`status.*`, `answer.*`, `walk.*`, `loop.*`,
-`key.*`, `cmd.*`…). `risk.*` are the short risk labels everyone shows."""
+(export.py), `advice.*` (advice.py: computed per-device advice), `note.*` (an answer's notes, read
+in English by the engine), and the interactive assistant's (`status.*`, `answer.*`, `walk.*`,
+`loop.*`, `key.*`, `cmd.*`…). `risk.*` are the short risk labels everyone shows."""
 
 from __future__ import annotations
 
@@ -13,6 +14,163 @@ from collections.abc import Mapping
 LANGS = ("en", "pt")
 
 STRINGS: dict[str, tuple[str, str]] = {
+    # -- computed advice (advice.py): per-device figures for a number the person typed, in the
+    # walk of a `number` node. `{unit}`, `{units}`, `{where}`, `{alternatives}`, `{device}` are
+    # themselves the `advice.unit.*`, `advice.where`, `advice.alternatives`, `advice.hbm.device.*`
+    # phrases in the same language.
+    "advice.unit.core": ("core", "núcleo"),
+    "advice.unit.cores": ("cores", "núcleos"),
+    "advice.unit.chip": ("chip", "chip"),
+    "advice.unit.chips": ("chips", "chips"),
+    "advice.alternatives": ("{first} or {second}", "{first} ou {second}"),
+    "advice.where": (
+        "on the {n} {units} of a {accelerator_type}{megacore}{assumed}",
+        "nos {n} {units} de uma {accelerator_type}{megacore}{assumed}",
+    ),
+    "advice.where.megacore": (
+        ", each chip one megacore device of 2 TensorCores",
+        ", cada chip um dispositivo megacore de 2 TensorCores",
+    ),
+    "advice.where.assumed": (
+        ", assumed — give the accelerator type if yours is another slice",
+        ", suposta — informe o tipo de acelerador se a sua for outra",
+    ),
+    "advice.batch.multiple.slice": (
+        "Batch {batch} is a multiple of {step}: {per_device} per {unit} {where}.",
+        "O lote {batch} é múltiplo de {step}: {per_device} por {unit} {where}.",
+    ),
+    "advice.batch.not_multiple.slice": (
+        "Batch {batch} is not a multiple of {step}: use {alternatives} "
+        "({per_device} per {unit} {where}).",
+        "O lote {batch} não é múltiplo de {step}: use {alternatives} "
+        "({per_device} por {unit} {where}).",
+    ),
+    "advice.batch.hosts": (
+        "The slice has {hosts} hosts of {devices_per_host} devices: with one "
+        "process per host (PyTorch/XLA, jax.pmap) each process loads "
+        "{per_host} examples a step.",
+        "A fatia tem {hosts} hosts de {devices_per_host} dispositivos: com um "
+        "processo por host (PyTorch/XLA, jax.pmap) cada processo carrega "
+        "{per_host} exemplos por etapa.",
+    ),
+    "advice.batch.below_step.slice": (
+        "Below {step} each TensorCore gets fewer than 8 rows and the TPU pads them up to "
+        "8 anyway; {ideal} ({ideal_per_device} per {unit}) is the ideal starting point.",
+        "Abaixo de {step} cada TensorCore recebe menos de 8 linhas e a TPU as preenche "
+        "até 8 de qualquer forma; {ideal} ({ideal_per_device} por {unit}) é o ponto de "
+        "partida ideal.",
+    ),
+    "advice.batch.multiple": (
+        "Batch {batch} is a multiple of {step}.",
+        "O lote {batch} é múltiplo de {step}.",
+    ),
+    "advice.batch.not_multiple": (
+        "Batch {batch} is not a multiple of {step}: use {alternatives}.",
+        "O lote {batch} não é múltiplo de {step}: use {alternatives}.",
+    ),
+    "advice.batch.per_device_unknown": (
+        "Per-device figures depend on the TPU (8 devices on a v2-8, v3-8, v5e-8 or v6e-8; "
+        "4 megacore devices on a v4-8 or v5p-8): give the accelerator type to get them.",
+        "Os números por dispositivo dependem da TPU (8 dispositivos numa v2-8, v3-8, v5e-8 ou "
+        "v6e-8; 4 dispositivos megacore numa v4-8 ou v5p-8): informe o tipo de acelerador.",
+    ),
+    "advice.batch.below_step": (
+        "Below {step} the TPU pads every batch up to {step} anyway; {ideal} is ideal.",
+        "Abaixo de {step} a TPU preenche o lote até {step} de qualquer forma; {ideal} é o ideal.",
+    ),
+    "advice.batch.fit": (
+        "The run needed {used} GiB of {limit} GiB: scaling the batch by the same "
+        "ratio gives at most {fit} (weights do not shrink with the batch, so try it, then go "
+        "lower).",
+        "A execução precisou de {used} GiB de {limit} GiB: reduzir o lote na "
+        "mesma proporção dá no máximo {fit} (os pesos não diminuem com o lote; teste e "
+        "reduza mais se preciso).",
+    ),
+    "advice.feature.no_padding": (
+        "{dim} is a multiple of {multiple}: no padding on this dimension.",
+        "{dim} é múltiplo de {multiple}: nenhum preenchimento nesta dimensão.",
+    ),
+    "advice.feature.padded": (
+        "{dim} is stored padded to {padded} (a multiple of {multiple}): "
+        "{waste_pct}% of that dimension is padding.",
+        "{dim} é guardado preenchido até {padded} (múltiplo de {multiple}): "
+        "{waste_pct}% dessa dimensão é preenchimento.",
+    ),
+    "advice.feature.round_down": (
+        "For speed, {padded} costs the same memory and uses the padding for real work; "
+        "to save memory, only {lower} (rounding down) helps — a smaller layer, which may "
+        "cost accuracy.",
+        "Para velocidade, {padded} custa a mesma memória e usa o preenchimento com "
+        "trabalho real; para economizar memória, só {lower} (arredondar para baixo) "
+        "ajuda — uma camada menor, que pode custar acurácia.",
+    ),
+    "advice.feature.no_lower": (
+        "For speed, {padded} costs the same memory; there is no multiple of {multiple} "
+        "below it, so for memory lower the batch instead.",
+        "Para velocidade, {padded} custa a mesma memória; não há múltiplo de {multiple} "
+        "abaixo, então para memória reduza o lote.",
+    ),
+    "advice.feature.mxu": (
+        "The matrix unit of a {generation} is {mxu}×{mxu}: for speed {suggested} fills it "
+        "(the guide's multiples of 128 are for v2–v5).",
+        "A unidade de matrizes da {generation} é {mxu}×{mxu}: para velocidade {suggested} a "
+        "preenche (os múltiplos de 128 do guia valem para v2–v5).",
+    ),
+    "advice.layer.below_mxu": (
+        "{units} is below {mxu}, the width of the TPU matrix unit: the layer runs inefficiently.",
+        "{units} é menor que {mxu}, a largura da unidade de matrizes da TPU: a camada roda com "
+        "baixa eficiência.",
+    ),
+    "advice.layer.not_multiple": (
+        "{units} is not a multiple of {mxu}: {suggested} wastes no MXU lanes.",
+        "{units} não é múltiplo de {mxu}: {suggested} não desperdiça a MXU.",
+    ),
+    "advice.layer.dense_minimum": (
+        "For dense (fully connected) layers at least 512 units is recommended; "
+        "doubling 256 → 512 costs only about 20% more step time.",
+        "Para camadas densas (totalmente conectadas), recomenda-se ao menos 512 unidades; "
+        "dobrar de 256 para 512 custa só cerca de 20% a mais de tempo por etapa.",
+    ),
+    "advice.layer.wide_enough": (
+        "{units} units is wide enough for the TPU.",
+        "{units} unidades já é largo o bastante para a TPU.",
+    ),
+    "advice.hbm.unknown": (
+        "HBM per device: 8 GiB (v2 core), 16 GiB (v3 core, v5e chip), 32 GiB (v4 or v6e "
+        "chip), 95 GiB (v5p chip) — give the accelerator type for your figure.",
+        "HBM por dispositivo: 8 GiB (núcleo v2), 16 GiB (núcleo v3, chip v5e), 32 GiB (chip "
+        "v4 ou v6e), 95 GiB (chip v5p) — informe o tipo de acelerador para o seu número.",
+    ),
+    "advice.hbm.slice": (
+        "Each {unit} of a {accelerator_type} ({generation}) has {gib} GiB of HBM for "
+        "weights and activations ({device}).",
+        "Cada {unit} de uma {accelerator_type} ({generation}) tem {gib} GiB de HBM "
+        "para pesos e ativações ({device}).",
+    ),
+    "advice.hbm.device.core": (
+        "{chip_gib} GiB per chip, {cores} cores a chip",
+        "{chip_gib} GiB por chip, {cores} núcleos por chip",
+    ),
+    "advice.hbm.device.megacore": (
+        "one megacore device of 2 TensorCores",
+        "um dispositivo megacore de 2 TensorCores",
+    ),
+    "advice.hbm.device.tensorcore": ("one TensorCore", "um TensorCore"),
+    # -- the notes of an answer (engine.py). Part of the `ask --json` contract: the engine always
+    # reads them in English, whatever the answer's language.
+    "note.truncated": (
+        "input was cut to its key lines (see facts.key_lines)",
+        "a entrada foi reduzida às suas linhas-chave (veja facts.key_lines)",
+    ),
+    "note.empty": ("empty input", "entrada vazia"),
+    "note.no_match": (
+        "nothing in the knowledge base matched",
+        "nada na base de conhecimento correspondeu",
+    ),
+    "note.signatures_only": (
+        "answered from error signatures alone (the embedding model was not needed)",
+        "respondido só pelas assinaturas de erro (o modelo de embeddings não foi necessário)",
+    ),
     # -- tpu-assist check (issue 14): finding messages, rule summaries and rationales, the
     # findings turn of the TUI. `check.<CODE>` is formatted with the finding's args.
     "check.TPU001": ("file does not parse: {error}", "o arquivo não é Python válido: {error}"),

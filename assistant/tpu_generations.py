@@ -105,11 +105,10 @@ class Slice:
         return self.gen.hbm_gib_per_device
 
     @property
-    def device_word(self) -> tuple[str, str]:
-        """How one device is called (en, pt): a core on v2/v3, a chip elsewhere."""
-        if self.gen.devices_per_chip > 1:
-            return ("core", "núcleo")
-        return ("chip", "chip")
+    def device_kind(self) -> str:
+        """What one device is: "core" on v2/v3 (each TensorCore a device), "chip" elsewhere (the
+        words are in assistant/strings.py, `advice.unit.*`)."""
+        return "core" if self.gen.devices_per_chip > 1 else "chip"
 
 
 def parse_type(accelerator_type: str | None) -> Slice | None:

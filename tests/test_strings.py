@@ -13,22 +13,29 @@ from assistant.strings import LANGS, STRINGS, locale_lang, pct, t
 PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
 
 
+def _key_of(node: ast.AST) -> ast.expr | None:
+    """The key argument of a lookup: `t(lang, "key", …)`, or `advice.Advice.say("key", …)`
+    (which looks the key up in both languages)."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id == "t" and len(node.args) >= 2:
+        return node.args[1]
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "say" and node.args:
+        return node.args[0]
+    return None
+
+
 def _keys_used() -> dict[str, list[tuple[str, bool]]]:
-    """Literal keys of every `t(lang, "key", …)` call in the package -> (where, with values)."""
+    """Literal keys of every lookup in the package -> (where, with values)."""
     used: dict[str, list[tuple[str, bool]]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "t"
-                and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
-            ):
+            key = _key_of(node)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                assert isinstance(node, ast.Call)
                 where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
-                used.setdefault(node.args[1].value, []).append((where, bool(node.keywords)))
+                used.setdefault(key.value, []).append((where, bool(node.keywords)))
     return used
 
 
@@ -46,6 +53,35 @@ def test_every_key_used_exists():
         if not with_values and any(f for _, f, _, _ in fields.parse(STRINGS[key][0]))
     ]
     assert not unfilled, unfilled
+
+
+def test_advice_and_notes_are_looked_up():
+    """advice.py says its sentences, and the engine its notes, through the catalogue: every
+    `advice.*` and `note.*` key is used, and advice.py keeps no words of its own (a string literal,
+    not a docstring, with two words in a row)."""
+    used = _keys_used()
+    for prefix in ("advice.", "note."):
+        keys = {k for k in STRINGS if k.startswith(prefix)}
+        assert keys and keys <= set(used), sorted(keys - set(used))
+    words = re.compile(r"[^\W\d_]{2,} [^\W\d_]{2,}")
+    tree = ast.parse((PACKAGE / "advice.py").read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    sentences = [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and words.search(node.value)
+        and id(node) not in docstrings
+    ]
+    assert not sentences, sentences
 
 
 def test_both_languages_and_the_same_placeholders():

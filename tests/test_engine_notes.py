@@ -1,0 +1,50 @@
+"""The notes of an answer, word for word: they are part of `ask --json` and stay in English there,
+whatever the answer's language (their wording lives in assistant/strings.py, `note.*`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from assistant.engine import Retrieval
+from assistant.text.normalize import normalize
+from assistant.text.parse import parse
+
+HBM = (
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in "
+    "memory space hbm; used: 9.82G; limit: 7.48G."
+)
+CUT = "input was cut to its key lines (see facts.key_lines)"
+EMPTY = "empty input"
+NO_MATCH = "nothing in the knowledge base matched"
+SIGNATURES = "answered from error signatures alone (the embedding model was not needed)"
+
+
+def _facts(text: str):
+    return parse(normalize(text))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_notes_without_evidence(fast_engine, lang):
+    empty, some = _facts(""), _facts("o que é isso, afinal?")
+    assert empty.line_count == 0 and some.line_count > 0
+    assert fast_engine.decide(Retrieval(empty, {}, False), lang=lang).notes == [EMPTY]
+    assert fast_engine.decide(Retrieval(some, {}, False), lang=lang).notes == [NO_MATCH]
+    assert fast_engine.decide(Retrieval(empty, {}, True), lang=lang).notes == [CUT, EMPTY]
+    assert fast_engine.decide(Retrieval(some, {}, True), lang=lang).notes == [CUT, NO_MATCH]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_notes_with_evidence(fast_engine, lang):
+    r = fast_engine.retrieve(HBM)
+    assert r.evidence and r.used_dense and not r.truncated
+    assert fast_engine.decide(r, lang=lang).notes == []
+    alone = dataclasses.replace(r, used_dense=False)
+    assert fast_engine.decide(alone, lang=lang).notes == [SIGNATURES]
+    cut = dataclasses.replace(alone, truncated=True)
+    assert fast_engine.decide(cut, lang=lang).notes == [CUT, SIGNATURES]
+
+
+def test_empty_input_through_ask(fast_engine):
+    assert fast_engine.ask("   \n\x1b[31m\n", lang="pt").to_dict()["notes"] == [EMPTY]
