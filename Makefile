@@ -31,7 +31,7 @@ test: index
 # The fast tier: no model load and no index built with the model (a hashing embedder stands in
 # where a test needs vectors; tests/fakes.py). Needs no `make index`.
 test-fast: install
-	$(BIN)/python -m pytest -m "not slow" -q
+	$(BIN)/python -m pytest -m "not slow" -q -n 2
 
 eval: index
 	$(BIN)/python scripts/eval.py ../shared/eval/dev_queries.jsonl
