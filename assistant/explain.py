@@ -12,6 +12,7 @@ SHOWN_SIGNATURES = 3
 SHOWN_WORDS = 8
 SHOWN_LINES = 5
 SIMILAR_MIN = 0.3  # a cosine below this is not worth quoting as "similar"
+STRONG_SIGNATURE = 0.8  # a signature this specific settles more than a described look-alike
 
 
 def _clip(text: str, n: int) -> str:
@@ -40,7 +41,9 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         why.append(t(lang, "why.words", words=", ".join(ev.lex_terms[:SHOWN_WORDS]), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
         why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
-    if ev.lookalike_chunk and ev.lookalike > ev.dense:
+    # A described look-alike is worth naming when no strong signature has already quoted the
+    # entry's own message from the input (that outweighs any description).
+    if ev.lookalike_chunk and ev.lookalike > ev.dense and ev.sig < STRONG_SIGNATURE:
         why.append(t(lang, "why.lookalike", text=_clip(ev.lookalike_chunk, 100), cos=ev.lookalike))
     return why
 

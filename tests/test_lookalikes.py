@@ -59,3 +59,20 @@ def test_a_real_report_of_the_entry_is_not_taken_for_its_lookalike(engine):
     a = engine.ask(text)
     assert not a.abstained and a.best.id == "input-bottleneck"
     assert lookalike_lead(engine.retrieve(text).evidence["input-bottleneck"]) == 0.0
+
+
+def test_a_strong_signature_outweighs_a_described_lookalike_in_the_why(engine):
+    # The entry's own message is in the input: a description of a look-alike, however close,
+    # is not worth telling the person about.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    print(jax.devices())\n"
+        "RuntimeError: Unable to initialize backend 'tpu': INTERNAL: Failed to get global TPU "
+        "topology.\n"
+    )
+    ev = engine.retrieve(text).evidence["tpu-connection"]
+    assert ev.sig >= 0.8 and ev.lookalike_chunk is not None and ev.lookalike > ev.dense
+    answer = engine.ask(text)
+    assert answer.best.id == "tpu-connection" and not answer.abstained
+    assert not any("look-alike" in line for line in answer.best.why)
