@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
@@ -72,6 +73,21 @@ class TpuAssistApp(App):
 
             self.engine = Engine(user_dirs=self.user_dirs)
         return self.engine
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed in the first moments, before the screen has focused its message box, would be
+        # routed to the screen's own queue while the keys after them go straight to the box: two
+        # queues, and the first keys could land after the later ones (a burst at launch was cut
+        # in two and sent back to front). Focusing the box here, in the app's own ordered queue
+        # and before the event is routed, keeps every key in one queue from the first one on.
+        if (
+            isinstance(event, (events.Key, events.Paste))
+            and not event.is_forwarded
+            and self.focused is None
+            and isinstance(self.screen, MainScreen)
+        ):
+            self.screen.focus_box()
+        await super().on_event(event)
 
     def get_default_screen(self) -> MainScreen:
         # The first screen from the start (not pushed later): no key can arrive before it.

@@ -190,6 +190,12 @@ class MainScreen(Screen[None]):
     def prompt(self) -> PromptInput:
         return self.query_one(PromptInput)
 
+    def focus_box(self) -> None:
+        """Give the message box the focus at once, if it is composed (TpuAssistApp.on_event)."""
+        boxes = self.query(PromptInput)
+        if boxes:
+            self.set_focus(boxes.first(), scroll_visible=False)
+
     def active(self, cls: type[W]) -> W | None:
         """The widget of type `cls` in the active turn, or None."""
         return self.conversation.active(cls)
