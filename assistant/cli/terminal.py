@@ -58,13 +58,13 @@ def typed_ahead(stream=None, limit: int = 1 << 20) -> str:
     stream = stream if stream is not None else sys.stdin
     try:
         import termios
-
+    except ImportError:  # not POSIX: nothing was typed ahead into a cooked terminal
+        return ""
+    try:
         fd = stream.fileno()
         if not termios.tcgetattr(fd)[3] & termios.ICANON:
             return ""
-    except (ImportError, AttributeError, OSError, ValueError):
-        return ""
-    except Exception:  # termios.error: not a terminal
+    except (AttributeError, OSError, ValueError, termios.error):  # not a terminal
         return ""
     data = b""
     with suppress(OSError, ValueError):
