@@ -8,14 +8,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..history import Turn, clip_query
-from ..kb import KnowledgeBase
-from ..kb.schema import ChoiceNode, FixNode, NumberNode
 from ..placeholders import PlaceholderError, validate_value
 from ..render import render_text
-from ..walk import Walk, WalkError, all_paths, walk
 
-if TYPE_CHECKING:  # imported when a saved session is read (start-up stays light)
+if TYPE_CHECKING:
+    # The knowledge and walk modules (pydantic, YAML) are imported by the engine's load worker,
+    # and by the methods below where they need them: a turn has an answer (so a loaded engine)
+    # before any of those runs. Start-up stays light; `Answer` is imported when a saved session
+    # is read.
     from ..answer import Answer
+    from ..kb import KnowledgeBase
+    from ..walk import Walk
 
 _NUMBERISH = re.compile(r"^[-+]?[0-9][0-9_,]*(?:\.[0-9]+)?$")
 _YES = {
@@ -72,6 +75,8 @@ class TurnState:
         return dict(self.answer.values) if self.answer is not None else {}
 
     def current_walk(self, kb: KnowledgeBase) -> Walk | None:
+        from ..walk import walk
+
         entry = kb.get(self.entry_id) if self.entry_id else None
         if entry is None:
             return None
@@ -88,6 +93,8 @@ class TurnState:
 
     def fix_key(self, kb: KnowledgeBase) -> str | None:
         """ "entry/node" of the fix reached, or None while a question is open."""
+        from ..walk import WalkError
+
         try:
             w = self.current_walk(kb)
         except (WalkError, PlaceholderError):
@@ -103,6 +110,9 @@ class TurnState:
         """What to try when the fix shown did not work, best first: the other fixes of the same
         tree (reached by the answers closest to the person's), the entries the fix and the entry
         name as related, and the runner-up candidates of the answer."""
+        from ..kb.schema import FixNode
+        from ..walk import WalkError, all_paths, walk
+
         try:
             w = self.current_walk(kb)
         except (WalkError, PlaceholderError):
@@ -157,6 +167,8 @@ class TurnState:
 
     def answer_question(self, kb: KnowledgeBase, raw: str) -> Walk:
         """Apply an answer to the open question; raises WalkError with a message to show."""
+        from ..walk import WalkError, walk
+
         w = self.current_walk(kb)
         if w is None or w.kind != "question":
             raise WalkError("there is no open question")
@@ -214,6 +226,8 @@ class TurnState:
 
     def interpret(self, kb: KnowledgeBase, text: str) -> str | None:
         """Free text typed while a question is open: the answer it clearly is, or None (a query)."""
+        from ..kb.schema import ChoiceNode, NumberNode
+
         node = self.node(kb)
         s = text.strip()
         if not s or "\n" in s:
@@ -264,6 +278,8 @@ class TurnState:
         )
         entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
         if entry is not None and kb is not None:
+            from ..walk import WalkError
+
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
             try:
                 w = self.current_walk(kb)

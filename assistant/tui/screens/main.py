@@ -25,13 +25,9 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ... import history
-from ...check import detect as check_detect
-from ...export import export_session
-from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError
 from ...render import fix_script
 from ...strings import LANGS, t
-from ...walk import WalkError
 from .. import messages
 from ..bindings import described, hidden_by_language, without_language
 from ..state import TurnState
@@ -58,7 +54,11 @@ from .modals import (
 )
 
 if TYPE_CHECKING:
+    # Not imported at start-up: the knowledge and walk modules (pydantic, YAML) load with the
+    # engine in its worker, and the methods that need them run once there is an answer; the check
+    # package and the export load at the first message and the first export (see `load_engine`).
     from ...answer import Answer
+    from ...kb import KnowledgeBase
 
 W = TypeVar("W", bound=Widget)
 
@@ -259,6 +259,12 @@ class MainScreen(Screen[None]):
             self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(messages.EngineReady(warnings))
+        # What the first message and its answer need and start-up left out, imported here while
+        # the person is still typing rather than on the UI thread at their first Enter (~0.1 s):
+        # the check package (is the message code?) and Textual's Markdown widget (markdown-it).
+        from textual.widgets import Markdown  # noqa: F401
+
+        from ...check import detect  # noqa: F401
 
     @work(thread=True, exclusive=True, group="search")
     def search(self, seq: int, text: str, lang: str, keep: bool) -> None:
@@ -375,6 +381,8 @@ class MainScreen(Screen[None]):
     async def check_turn(self, text: str) -> bool:
         """Start a findings turn (issue 14) if `text` is Python code or `tpu-assist check`
         output; False when it is a question for the search."""
+        from ...check import detect as check_detect
+
         kind = check_detect.kind(text)
         if kind == "query":
             return False
@@ -624,6 +632,8 @@ class MainScreen(Screen[None]):
     # -- changes to the active turn ----------------------------------------------------------------
 
     async def apply_answer(self, raw: str) -> None:
+        from ...walk import WalkError
+
         assert self.turn is not None
         try:
             self.turn.answer_question(self.knowledge(), raw)
@@ -718,6 +728,8 @@ class MainScreen(Screen[None]):
     def fix_script(self) -> str | None:
         if self.turn is None or self.kb is None:
             return None
+        from ...walk import WalkError
+
         try:
             walk = self.turn.current_walk(self.kb)
             if walk is None or walk.kind != "fix":
@@ -759,6 +771,8 @@ class MainScreen(Screen[None]):
         turn = self.turn
         if turn is None or turn.answer is None:
             return
+        from ...walk import WalkError
+
         kb = self.knowledge()
         walk_data = None
         try:
@@ -827,6 +841,8 @@ class MainScreen(Screen[None]):
             if result is None:
                 return
             path, redact = result
+            from ...export import export_session
+
             try:
                 written = export_session(session, path, self.lang, redact)
             except OSError as exc:

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Markdown, OptionList, Static
+from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import history
@@ -26,6 +26,9 @@ class HelpScreen(ModalScreen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
+        # Textual's Markdown widget imports markdown-it (~50 ms): at F1, not at start-up.
+        from textual.widgets import Markdown
+
         with Vertical(id="dialog", classes="dialog wide"):
             yield Static(t(self.lang, "help.title"), classes="dialog-title")
             with VerticalScroll():

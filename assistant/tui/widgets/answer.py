@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets import Collapsible, Static
 
-from ...kb import KnowledgeBase
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
@@ -18,6 +17,7 @@ from .statusbar import ContextLines
 
 if TYPE_CHECKING:
     from ...answer import Answer, Result
+    from ...kb import KnowledgeBase
 
 MAX_CANDIDATES = 3
 
@@ -135,6 +135,9 @@ class AnswerView(RecomposingView):
             yield Static(why, classes="why")
         entry = self.kb.get(best.id) if self.kb is not None else None
         if entry is not None:
+            # Textual's Markdown widget imports markdown-it (~50 ms): not before an answer needs it.
+            from textual.widgets import Markdown
+
             yield Static(Text(plain(entry.summary.get(self.lang))), classes="summary")
             with Collapsible(
                 title=t(self.lang, "answer.explanation"), collapsed=True, classes="explanation"

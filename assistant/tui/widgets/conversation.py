@@ -5,7 +5,7 @@ here and only here (`add_turn`); earlier turns stay readable but are disabled.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -13,13 +13,14 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError
 from ...strings import t
-from ...walk import WalkError
 from ..state import NOT_SOLVED, TurnState
 from .answer import AnswerView
 from .walkview import ChoiceList, WalkView
+
+if TYPE_CHECKING:  # the knowledge modules (pydantic) load with the engine
+    from ...kb import KnowledgeBase
 
 W = TypeVar("W", bound=Widget)
 
@@ -61,6 +62,8 @@ class TurnBox(Vertical):
 
     async def show(self, turn: TurnState, kb: KnowledgeBase, lang: str) -> Shown:
         """Show `turn` as its state says: the answer (or the chosen finding), the walk's step."""
+        from ...walk import WalkError  # a turn shown has an answer: the engine imported it
+
         walk, error = None, ""
         try:
             walk = turn.current_walk(kb)

@@ -8,24 +8,25 @@ The views live here; the screen starts the check in a worker and routes `Finding
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...check import RULES, Finding, check_source
-from ...check import report as check_report
-from ...check.prefill import prefill_answers
-from ...kb import KnowledgeBase
 from ...placeholders import PlaceholderError, validate_value
 from ...strings import t
-from ...walk import WalkError
 from ..messages import FindingChosen
 from ..state import TurnState
 from .answer import AnswerView
 from .base import RecomposingView
+
+if TYPE_CHECKING:
+    # The check package and the knowledge modules (pydantic) are imported where they are used —
+    # a check runs in a worker, a finding is chosen once the engine is loaded — not at start-up.
+    from ...check import Finding
+    from ...kb import KnowledgeBase
 
 MAX_SHOWN = 200  # findings listed in one turn (a pasted 10,000-line file stays responsive)
 
@@ -109,6 +110,8 @@ class CheckAnswerView(AnswerView):
             entry = self.kb.get(f.entry)
         if f is None or entry is None:
             return
+        from ...check import RULES  # a finding is shown: the check that found it imported it
+
         head = Text()
         head.append(entry.title.get(self.lang), "bold")
         head.append(f"  [{entry.id}]", "dim")
@@ -129,6 +132,9 @@ class CheckAnswerView(AnswerView):
 
 def run_check(text: str, kind: str) -> list[Finding]:
     """The findings of pasted code (`kind` "code") or of pasted `tpu-assist check` output."""
+    from ...check import check_source
+    from ...check import report as check_report
+
     try:
         if kind == "output":
             return check_report.parse_output(text)
@@ -143,7 +149,9 @@ def finding_turn(finding: Finding, kb: KnowledgeBase, lang: str, query: str) -> 
     it (after the generation question, say), not only on the way from the start. None when the
     finding names no entry of the knowledge base."""
     from ...answer import Answer, Result  # the engine's types: not needed at start-up
+    from ...check.prefill import prefill_answers
     from ...text.parse import Facts
+    from ...walk import WalkError
 
     entry = kb.get(finding.entry) if finding.entry else None
     if entry is None:

@@ -4,7 +4,7 @@ code changes as coloured diffs, notes and the check. Nothing here is ever execut
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,14 +13,15 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...kb.schema import ChoiceNode
 from ...placeholders import PlaceholderError
 from ...render import RenderedStep, step_head
 from ...strings import pct, t
-from ...walk import Walk
 from ..messages import CommandClicked, OptionClicked
 from ..state import Alternative
 from .base import RecomposingView
+
+if TYPE_CHECKING:  # the walk and knowledge modules (pydantic) load with the engine
+    from ...walk import Walk
 
 
 class ChoiceList(OptionList, can_focus=False):
@@ -141,6 +142,8 @@ class WalkView(RecomposingView):
             yield from self._fix(w)
 
     def _question(self, w: Walk) -> ComposeResult:
+        from ...kb.schema import ChoiceNode  # imported by the walk already
+
         data = w.to_dict(self.lang)
         yield Static(Text("? " + data["prompt"]), classes="prompt")
         if data.get("help"):
