@@ -259,9 +259,13 @@ class MainScreen(Screen[None]):
             self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(messages.EngineReady(warnings))
-        # What the first message and its answer need and start-up left out, imported here while
-        # the person is still typing rather than on the UI thread at their first Enter (~0.1 s):
-        # the check package (is the message code?) and Textual's Markdown widget (markdown-it).
+
+    @work(thread=True, exclusive=True, group="preload")
+    def preload(self) -> None:
+        """What the first message and its answer need and start-up left out, imported while the
+        person is still typing rather than on the UI thread at their first Enter and first answer
+        (~0.07 s): the check package (is the message code?) and Textual's Markdown widget
+        (markdown-it). Started once "ready" is drawn, so it does not hold that back."""
         from textual.widgets import Markdown  # noqa: F401
 
         from ...check import detect  # noqa: F401
@@ -288,6 +292,7 @@ class MainScreen(Screen[None]):
     def engine_ready(self, message: messages.EngineReady) -> None:
         self.ready = True
         self.status_key = "status.ready"
+        self.call_after_refresh(self.preload)
         for w in message.warnings:
             self.notify(t(self.lang, "kb.warning", warning=w), severity="warning", markup=False)
         if self.turn is not None and self.turn.answer is None:
