@@ -106,6 +106,24 @@ def test_a_warmed_up_matcher_uses_its_sets_and_finds_the_same_hits(kb, monkeypat
     assert [matcher.match(lines) for lines in texts] == reference
 
 
+def test_the_sets_are_published_only_once_all_are_compiled(kb, monkeypatch):
+    """The TUI compiles the Sets in a worker while a search may run: until the last Set is
+    compiled, `match` must see none of them (and take the literal path), never a part."""
+    monkeypatch.setattr(signatures, "SET_SIZE", 4)  # several Sets even for this knowledge base
+    matcher = signatures.SignatureMatcher(kb.entries)
+    compile_set = signatures._compile_set
+    seen: list[object] = []
+
+    def spying(items):
+        seen.append(matcher._groups)
+        return compile_set(items)
+
+    monkeypatch.setattr(signatures, "_compile_set", spying)
+    groups = matcher.groups()
+    assert len(seen) == len(groups) > 1
+    assert seen == [None] * len(seen)
+
+
 def test_a_pattern_re2_refuses_is_skipped_on_both_paths(kb, monkeypatch):
     from assistant.kb.schema import Signature
 

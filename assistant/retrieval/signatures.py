@@ -108,11 +108,13 @@ class SignatureMatcher:
         fails anyway is searched pattern by pattern."""
         if self._groups is None:
             valid = [i for i, (_, sig, _) in enumerate(self.items) if _compiled(sig) is not None]
-            self._groups = []
+            groups = []
             for first in range(0, len(valid), SET_SIZE):
                 members = valid[first : first + SET_SIZE]
-                rset = _compile_set([self.items[i] for i in members])
-                self._groups.append((members, rset))
+                groups.append((members, _compile_set([self.items[i] for i in members])))
+            # Published whole: a search on another thread (the TUI warms up in a worker) sees
+            # either no Sets, and takes the literal path, or all of them, never a part.
+            self._groups = groups
         return self._groups
 
     def match(self, lines: list[str]) -> list[SignatureHit]:
