@@ -149,45 +149,6 @@ def timed_process(args: list[str], env: dict, runs: int, until: str | None = Non
 # Each probe starts as `tpu-assist` does (cli.main: one OpenBLAS thread) before importing anything.
 START = "from assistant.cli.main import one_blas_thread; one_blas_thread()\n"
 
-# Usable = the first frame is drawn and a typed key shows up in the input box.
-TUI_PROBE = (
-    START
-    + """
-import asyncio, sys
-from assistant.tui.app import make_app
-async def main():
-    app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("x")
-        while "x" not in app.screen.query_one("#prompt").text:
-            await asyncio.sleep(0.005)
-        print("USABLE", flush=True)
-asyncio.run(main())
-"""
-)
-
-# The same moment, timed without Pilot's wait: `pilot.press` returns only once the process is idle
-# (textual's wait_for_idle compares CPU with wall time), and the engine's load worker keeps a core
-# busy from the first frame until the model is ready, so TUI_PROBE's figure is in fact the later
-# of "a typed key shows" and "the background load is over". Here the key is posted as the driver
-# posts a key (the app's queue) once the first screen is up, and the clock stops when it shows.
-TUI_ECHO_PROBE = (
-    START
-    + """
-import asyncio
-from textual import events
-from assistant.tui.app import make_app
-async def main():
-    app = make_app()
-    async with app.run_test(size=(80, 24)):
-        app.post_message(events.Key("x", "x"))
-        while "x" not in app.screen.query_one("#prompt").text:
-            await asyncio.sleep(0.005)
-        print("USABLE", flush=True)
-asyncio.run(main())
-"""
-)
-
 MODEL_PROBE = (
     START
     + """
@@ -197,21 +158,50 @@ print("READY", flush=True)
 """
 )
 
+
+def tui_probe(body: str, done: str) -> str:
+    """A fresh process that starts the TUI headless at 80x24, runs `body` (indented lines that
+    wait for the moment measured) once the first screen is up, then prints `done`."""
+    return (
+        START
+        + "import asyncio\n"
+        + "from textual import events\n"
+        + "from assistant.tui.app import make_app\n"
+        + "async def main():\n"
+        + "    app = make_app()\n"
+        + "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        + body
+        + f"        print({done!r}, flush=True)\n"
+        + "asyncio.run(main())\n"
+    )
+
+
+# Usable = the first frame is drawn and a typed key shows up in the input box.
+TUI_PROBE = tui_probe(
+    "        await pilot.press('x')\n"
+    "        while 'x' not in app.screen.query_one('#prompt').text:\n"
+    "            await asyncio.sleep(0.005)\n",
+    "USABLE",
+)
+
+# The same moment, timed without Pilot's wait: `pilot.press` returns only once the process is idle
+# (textual's wait_for_idle compares CPU with wall time), and the engine's load worker keeps a core
+# busy from the first frame until the model is ready, so TUI_PROBE's figure is in fact the later
+# of "a typed key shows" and "the background load is over". Here the key is posted as the driver
+# posts a key (the app's queue) once the first screen is up, and the clock stops when it shows.
+TUI_ECHO_PROBE = tui_probe(
+    "        app.post_message(events.Key('x', 'x'))\n"
+    "        while 'x' not in app.screen.query_one('#prompt').text:\n"
+    "            await asyncio.sleep(0.005)\n",
+    "USABLE",
+)
+
 # The model ready inside the interactive assistant: its load worker has finished.
-TUI_READY_PROBE = (
-    START
-    + """
-import asyncio
-from assistant.tui.app import make_app
-async def main():
-    app = make_app()
-    async with app.run_test(size=(80, 24)):
-        while not (app.engine is not None and app.engine.embedder.loaded
-                   and app.screen.status_key == "status.ready"):
-            await asyncio.sleep(0.005)
-        print("READY", flush=True)
-asyncio.run(main())
-"""
+TUI_READY_PROBE = tui_probe(
+    "        while not (app.engine is not None and app.engine.embedder.loaded\n"
+    "                   and app.screen.status_key == 'status.ready'):\n"
+    "            await asyncio.sleep(0.005)\n",
+    "READY",
 )
 
 MEMORY_PROBE = """
