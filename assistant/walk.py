@@ -12,12 +12,9 @@ from typing import Any
 
 from . import tpu_generations
 from .advice import ADVISORS, Advice
+from .errors import WalkError
 from .kb.schema import ChoiceNode, Entry, FixNode, Node, NumberNode
 from .render import RenderedStep, render_steps, render_text, text_missing
-
-
-class WalkError(ValueError):
-    """An answer or node the tree does not have; the message says what would be valid."""
 
 
 @dataclass

@@ -47,6 +47,7 @@ LAYERS: dict[str, int] = {
     "assistant.paths": BASE,
     "assistant.fsutil": BASE,
     "assistant.strings": BASE,
+    "assistant.errors": BASE,
     "assistant.text.": TEXT,
     "assistant.placeholders": TEXT,
     "assistant.redact": TEXT,

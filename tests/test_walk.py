@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.advice import batch_size, feature_size, layer_size
+from assistant.errors import WalkError
 from assistant.kb import load_knowledge
-from assistant.walk import WalkError, all_paths, walk
+from assistant.walk import all_paths, walk
 
 KB = load_knowledge(user_dirs=[])
 

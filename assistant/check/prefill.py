@@ -4,8 +4,9 @@ a value (`--set feature_dim=200`, a finding's `values`) is answered with it, a c
 
 from __future__ import annotations
 
+from ..errors import WalkError
 from ..kb.schema import Entry, NumberNode
-from ..walk import Walk, WalkError, parse_number, walk
+from ..walk import Walk, parse_number, walk
 
 
 def number_answers(entry: Entry, values: dict[str, str]) -> dict[str, str]:

@@ -225,9 +225,9 @@ def cmd_ask(args) -> int:
 
 def cmd_walk(args) -> int:
     from ..check.prefill import start_walk
+    from ..errors import WalkError
     from ..kb import load_knowledge
     from ..placeholders import PlaceholderError, validate_value
-    from ..walk import WalkError
     from . import output
 
     kb = load_knowledge(user_dirs=_user_dirs(args))

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..errors import WalkError
 from ..history import Turn, clip_query
 from ..placeholders import PlaceholderError, validate_value
 from ..render import render_text
@@ -93,8 +94,6 @@ class TurnState:
 
     def fix_key(self, kb: KnowledgeBase) -> str | None:
         """ "entry/node" of the fix reached, or None while a question is open."""
-        from ..walk import WalkError
-
         try:
             w = self.current_walk(kb)
         except (WalkError, PlaceholderError):
@@ -111,7 +110,7 @@ class TurnState:
         tree (reached by the answers closest to the person's), the entries the fix and the entry
         name as related, and the runner-up candidates of the answer."""
         from ..kb.schema import FixNode
-        from ..walk import WalkError, all_paths, walk
+        from ..walk import all_paths, walk
 
         try:
             w = self.current_walk(kb)
@@ -167,7 +166,7 @@ class TurnState:
 
     def answer_question(self, kb: KnowledgeBase, raw: str) -> Walk:
         """Apply an answer to the open question; raises WalkError with a message to show."""
-        from ..walk import WalkError, walk
+        from ..walk import walk
 
         w = self.current_walk(kb)
         if w is None or w.kind != "question":
@@ -278,8 +277,6 @@ class TurnState:
         )
         entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
         if entry is not None and kb is not None:
-            from ..walk import WalkError
-
             turn.titles = {"en": entry.title.en, "pt": entry.title.pt}
             try:
                 w = self.current_walk(kb)

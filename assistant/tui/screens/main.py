@@ -25,6 +25,7 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ... import history
+from ...errors import WalkError
 from ...placeholders import PlaceholderError
 from ...render import fix_script
 from ...strings import LANGS, t
@@ -637,8 +638,6 @@ class MainScreen(Screen[None]):
     # -- changes to the active turn ----------------------------------------------------------------
 
     async def apply_answer(self, raw: str) -> None:
-        from ...walk import WalkError
-
         assert self.turn is not None
         try:
             self.turn.answer_question(self.knowledge(), raw)
@@ -733,8 +732,6 @@ class MainScreen(Screen[None]):
     def fix_script(self) -> str | None:
         if self.turn is None or self.kb is None:
             return None
-        from ...walk import WalkError
-
         try:
             walk = self.turn.current_walk(self.kb)
             if walk is None or walk.kind != "fix":
@@ -776,8 +773,6 @@ class MainScreen(Screen[None]):
         turn = self.turn
         if turn is None or turn.answer is None:
             return
-        from ...walk import WalkError
-
         kb = self.knowledge()
         walk_data = None
         try:

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...errors import WalkError
 from ...placeholders import PlaceholderError
 from ...strings import t
 from ..state import NOT_SOLVED, TurnState
@@ -62,8 +63,6 @@ class TurnBox(Vertical):
 
     async def show(self, turn: TurnState, kb: KnowledgeBase, lang: str) -> Shown:
         """Show `turn` as its state says: the answer (or the chosen finding), the walk's step."""
-        from ...walk import WalkError  # a turn shown has an answer: the engine imported it
-
         walk, error = None, ""
         try:
             walk = turn.current_walk(kb)

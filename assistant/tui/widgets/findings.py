@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...errors import WalkError
 from ...placeholders import PlaceholderError, validate_value
 from ...strings import t
 from ..messages import FindingChosen
@@ -151,7 +152,6 @@ def finding_turn(finding: Finding, kb: KnowledgeBase, lang: str, query: str) -> 
     from ...answer import Answer, Result  # the engine's types: not needed at start-up
     from ...check.prefill import prefill_answers
     from ...text.parse import Facts
-    from ...walk import WalkError
 
     entry = kb.get(finding.entry) if finding.entry else None
     if entry is None:
