@@ -35,6 +35,8 @@ class Confidence(BaseModel):
     bias: float
     coef: dict[str, float]
     threshold: float = Field(ge=0.0, le=1.0)
+    # the L2 strength the fit chose by inner cross-validation (a record; not used to answer)
+    ridge: float | None = Field(default=None, gt=0.0)
 
     def probability(self, feats: dict[str, float]) -> float:
         z = self.bias + sum(c * feats[name] for name, c in self.coef.items())

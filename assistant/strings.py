@@ -945,8 +945,13 @@ def t(lang: str, key: str, **values: object) -> str:
 
 
 def pct(x: float) -> str:
-    """A confidence as the person reads it: "87%", and "<1%" rather than a misleading "0%"."""
-    return "<1%" if x < 0.005 else f"{round(x * 100):d}%"
+    """A confidence as the person reads it: "87%"; "<1%" and ">99%" rather than a misleading "0%"
+    or "100%" (a fitted probability is never certainty either way)."""
+    if x < 0.005:
+        return "<1%"
+    if x >= 0.995:
+        return ">99%"
+    return f"{round(x * 100):d}%"
 
 
 def locale_lang(environ: Mapping[str, str] | None = None) -> str:

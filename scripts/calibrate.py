@@ -22,7 +22,12 @@ generalization.
    avoidance (ties: MRR).
 2. Confidence: L2-regularized logistic regression of "the top result is right" on the top result's
    features (`decide.FEATURES`). Positives: in-scope inputs whose top result is right; negatives:
-   out-of-scope inputs, wrong top results, near misses whose top result is their entry.
+   out-of-scope inputs, wrong top results, near misses whose top result is their entry. The
+   strength of the L2 penalty is chosen from `RIDGE_GRID` by an inner 5-fold cross-validation on
+   the training inputs alone (weighted log-loss, the quantity the fit minimizes), so the outer
+   cross-validation below stays honest: each outer fold picks its own. It used to be fixed at 1.0;
+   on the real reports that over-shrank the context features (`tpu`, `other_accel`, `lookalike`)
+   and answered more out-of-scope look-alikes (README, "Answer quality").
 3. Threshold: abstain when the top answer is more likely wrong than right, i.e. below a
    confidence of 0.5 (`ABSTAIN_BELOW`). The logistic model is already fitted on the mix of right
    answers, wrong answers and look-alikes the assistant meets, so its 0.5 is the equal-cost
@@ -144,11 +149,11 @@ ABSTAIN_BELOW = 0.5  # see step 3 of the module docstring
 
 def _confidence_rows(
     rows: list[Row], params: Calibration, names: list[str], source: dict[str, str]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """Features of each input's top result, its label, its group (in / oos / near), its sample
     weight (each source weighs the same in total, so 150 written inputs do not drown 120 real
-    ones). Near misses only count when their entry came first."""
-    feats, labels, groups, weights = [], [], [], []
+    ones), and the input's id. Near misses only count when their entry came first."""
+    feats, labels, groups, weights, ids = [], [], [], [], []
     counts: dict[str, int] = {}
     for q, _ in rows:
         counts[source.get(q.id, "fixture")] = counts.get(source.get(q.id, "fixture"), 0) + 1
@@ -169,16 +174,60 @@ def _confidence_rows(
         labels.append(label)
         groups.append(("in" if q.topic != OOS else "oos") if q.not_topic is None else "near")
         weights.append(len(rows) / (len(counts) * counts[source.get(q.id, "fixture")]))
+        ids.append(q.id)
     return (
         np.array(feats),
         np.array(labels, dtype=float),
         np.array(groups),
         np.array(weights),
+        ids,
     )
 
 
 def _probability(w: np.ndarray, x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
+
+
+# Candidate strengths of the confidence model's L2 penalty (see step 2 of the module docstring).
+RIDGE_GRID = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+INNER_FOLDS = 5
+INNER_REPEATS = 3
+
+
+def choose_ridge(
+    x: np.ndarray,
+    y: np.ndarray,
+    sw: np.ndarray,
+    ids: list[str],
+    grid: tuple[float, ...] = RIDGE_GRID,
+    folds: int = INNER_FOLDS,
+    repeats: int = INNER_REPEATS,
+) -> float:
+    """The L2 strength from `grid` with the lowest weighted log-loss on held-out inputs, by an
+    inner `folds`-fold cross-validation over these rows only, repeated with `repeats` different
+    splits and summed (one split of ~400 inputs is noisy enough to move the choice a step).
+    Folds go by input id, salted so they do not line up with the outer folds of
+    `cross_validate`. Ties go to the stronger penalty."""
+    splits = [
+        np.array([zlib.crc32(f"inner{rep}:{i}".encode()) % folds for i in ids])
+        for rep in range(repeats)
+    ]
+    best: tuple[float, float] | None = None
+    for ridge in sorted(grid, reverse=True):
+        loss = 0.0
+        for fold in splits:
+            for k in range(folds):
+                train, test = fold != k, fold == k
+                if not test.any() or len(set(y[train])) < 2:
+                    continue
+                w = fit_logistic(x[train], y[train], ridge=ridge, sample_weight=sw[train])
+                p = np.clip(_probability(w, x[test]), 1e-9, 1 - 1e-9)
+                yt = y[test]
+                loss -= float((sw[test] * (yt * np.log(p) + (1 - yt) * np.log(1 - p))).sum())
+        if best is None or loss < best[0] - 1e-9:
+            best = (loss, ridge)
+    assert best is not None
+    return best[1]
 
 
 def abstention_rates(
@@ -204,11 +253,12 @@ def fit_confidence(
     verbose: bool = True,
 ) -> tuple[Confidence, float, float]:
     """Logistic confidence over `names` and its abstention threshold (see the module docstring)."""
-    x, y, g, sw = _confidence_rows(rows, params, names, source)
-    w = fit_logistic(x, y, sample_weight=sw)
+    x, y, g, sw, ids = _confidence_rows(rows, params, names, source)
+    ridge = choose_ridge(x, y, sw, ids)
+    w = fit_logistic(x, y, ridge=ridge, sample_weight=sw)
     if verbose:
         print(
-            f"confidence over {', '.join(names)}: bias={w[0]:.3f} "
+            f"confidence over {', '.join(names)} (ridge {ridge}): bias={w[0]:.3f} "
             + " ".join(f"{n}={c:.3f}" for n, c in zip(names, w[1:], strict=True))
             + f"  (positives {int(y.sum())}, negatives {int(len(y) - y.sum())})"
         )
@@ -219,7 +269,8 @@ def fit_confidence(
             f"out-of-scope abstention={oa:.3f}  (training figures)"
         )
     coef = {n: round(float(c), 4) for n, c in zip(names, w[1:], strict=True)}
-    return Confidence(bias=round(float(w[0]), 4), coef=coef, threshold=ABSTAIN_BELOW), fa, oa
+    model = Confidence(bias=round(float(w[0]), 4), coef=coef, threshold=ABSTAIN_BELOW, ridge=ridge)
+    return model, fa, oa
 
 
 def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:

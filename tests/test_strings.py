@@ -111,5 +111,6 @@ def test_lookup_helpers():
     assert t("pt", "status.ready") == "pronto" and t("xx", "status.ready") == "ready"
     assert t("en", "walk.missing", names="zone").startswith("Still to fill in: zone")
     assert pct(0.004) == "<1%" and pct(0.876) == "88%"
+    assert pct(0.994) == "99%" and pct(0.995) == ">99%" and pct(1.0) == ">99%"
     assert locale_lang({"LANG": "pt_BR.UTF-8"}) == "pt"
     assert locale_lang({"LC_ALL": "C", "LANG": "pt_BR"}) == "en" and locale_lang({}) == "en"
