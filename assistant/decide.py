@@ -9,7 +9,8 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
   error lines) that rank it first: the right answer to a long report tends to win several views,
   a look-alike one;
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
-  all, its absence weighed by the input's length (`1 - (1 - evidence) * long`: a one-line question
+  all (names a TPU, or carries a specific signature of the entry), its absence weighed by the
+  input's length (`1 - (1 - evidence) * long`: a one-line question
   without the word TPU is not suspect, a long report without it is); `other_accel` / `other_service`
   — the context gate: another device (GPU, XLA_CPU, Edge TPU…) or a non-TPU Google service / plain
   VM named and no TPU (see text/domain.py);
@@ -27,6 +28,9 @@ abstains when the top answer is more likely wrong than right (confidence below t
 cross-validated figures are stored beside the coefficients. Runner-ups get the top result's
 confidence scaled by their odds against it under the listwise ranking model
 (`runner_up_confidence`).
+
+An input mostly in a script nothing here reads is abstained on unless a specific signature
+settled it (`unread`).
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
@@ -62,6 +66,10 @@ FEATURES = (
     "tpu",
     "lookalike",
 )
+
+# A signature this specific is TPU evidence (feature `tpu`) and settles an input in a script
+# nothing here reads (`unread`).
+SPECIFIC_SIGNATURE = 0.8
 
 # The channels whose agreement on the top entry is a feature (see `agreement`).
 AGREE_CHANNELS = ("dense", "lex", "dense_head", "lex_head", "dense_err", "lex_err")
@@ -99,6 +107,7 @@ def features(
     ev = scored.evidence
     keep = 1.0 - ev.exclude
     long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
+    specific = keep * ev.sig >= SPECIFIC_SIGNATURE
     return {
         "sig": keep * ev.sig,
         "lex": keep * ev.lex,
@@ -111,8 +120,11 @@ def features(
         "long": long,
         "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
         # Missing TPU evidence counts in proportion to length: a one-line question gives no context
-        # either way, a 60-line report about a TPU names it.
-        "tpu": 1.0 - (1.0 - float(bool(retrieval.facts.context.get("tpu")))) * long,
+        # either way, a 60-line report about a TPU names it. A specific signature of the entry is
+        # TPU evidence too: the knowledge base's signatures are messages a TPU run prints, their
+        # GPU and CPU look-alikes being `excludes` (a JAX log can say "memory space hbm" and never
+        # "TPU").
+        "tpu": 1.0 - (1.0 - float(bool(retrieval.facts.context.get("tpu")) or specific)) * long,
         "lookalike": lookalike_lead(ev),
     }
 
@@ -172,4 +184,15 @@ def rank(retrieval: Retrieval, params: Calibration, top_k: int) -> Ranked:
         (s, runner_up_confidence(top_conf, top.score, s.score, params))
         for s in ranked[1 : max(top_k, 1)]
     ]
-    return Ranked(entries, should_abstain(top_conf, params, retrieval.used_dense))
+    abstain = should_abstain(top_conf, params, retrieval.used_dense) or unread(retrieval, top)
+    return Ranked(entries, abstain)
+
+
+
+
+def unread(retrieval: Retrieval, top: Scored) -> bool:
+    """Much of the input is in a script neither the model nor the lexicon reads (Chinese,
+    Cyrillic…; `text.parse.unread_script`) and no specific signature settled the answer: its
+    similarities are then noise, whatever the confidence model makes of them (it has one such
+    report to learn from), so the assistant abstains and says why (the answer's notes)."""
+    return bool(retrieval.facts.other_script) and top.evidence.sig < SPECIFIC_SIGNATURE

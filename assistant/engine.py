@@ -283,6 +283,8 @@ class Engine:
         notes: list[str] = []
         if r.truncated:
             notes.append(t("en", "note.truncated"))  # notes stay English (`ask --json`)
+        if facts.other_script:
+            notes.append(t("en", "note.other_script", script=facts.other_script))
         if not r.evidence:
             note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])

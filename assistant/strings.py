@@ -167,6 +167,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "nothing in the knowledge base matched",
         "nada na base de conhecimento correspondeu",
     ),
+    "note.other_script": (
+        "much of the input is in {script} script, which tpu-assist does not read (it reads English "
+        "and Portuguese): only its Latin-script words, error lines and code were matched",
+        "boa parte da entrada está em escrita {script}, que o tpu-assist não lê (ele lê inglês e "
+        "português): só as palavras em alfabeto latino, as linhas de erro e o código foram "
+        "comparados",
+    ),
     "note.signatures_only": (
         "answered from error signatures alone (the embedding model was not needed)",
         "respondido só pelas assinaturas de erro (o modelo de embeddings não foi necessário)",
@@ -684,6 +691,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "see in a sentence, and ask again.",
         "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
         "acontece numa frase, e pergunte de novo.",
+    ),
+    "answer.note_script": (
+        "Much of your input is in {script} script, which I do not read: I read English and "
+        "Portuguese. Describe the problem in one of them, or paste the error lines as they are.",
+        "Boa parte da sua entrada está em escrita {script}, que eu não leio: leio inglês e "
+        "português. Descreva o problema numa dessas línguas ou cole as linhas de erro como estão.",
     ),
     "answer.note_cut": (
         "Your input was long: it was searched by its key lines.",

@@ -48,3 +48,19 @@ def test_notes_with_evidence(fast_engine, lang):
 
 def test_empty_input_through_ask(fast_engine):
     assert fast_engine.ask("   \n\x1b[31m\n", lang="pt").to_dict()["notes"] == [EMPTY]
+
+
+def test_input_in_an_unread_script_is_refused_and_says_why(fast_engine):
+    """Chinese prose about a slow run on a v3: the model and the lexicon read none of it, so
+    whatever its words' overlap, nothing is answered, and the note says why."""
+    answer = fast_engine.ask("训练速度特别慢，一个多小时才两百步。设备是 tpu-v3。请问怎么办？")
+    assert answer.abstained and answer.facts.other_script == "Chinese/Japanese"
+    assert answer.notes[0].startswith("much of the input is in Chinese/Japanese script")
+
+
+def test_a_specific_signature_still_answers_an_unread_script(fast_engine):
+    answer = fast_engine.ask(
+        f"训练时出错了，怎么办？日志如下，请帮忙看看：\n{HBM}\n谢谢大家！非常感谢帮助！"
+    )
+    assert answer.facts.other_script == "Chinese/Japanese"
+    assert not answer.abstained and answer.results[0].id == "hbm-oom"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.text.normalize import MAX_LINE, normalize, strip_ansi
-from assistant.text.parse import parse
+from assistant.text.parse import parse, unread_script
 
 
 def test_strips_ansi_timestamps_and_prefixes():
@@ -91,3 +93,21 @@ def test_plain_text_keeps_identifiers():
         plain("Set **`drop_remainder=True`** ([docs](https://x))")
         == "Set drop_remainder=True (docs)"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "script"),
+    [
+        ("训练速度特别慢，一个多小时才两百步，设备是 tpu-v3", "Chinese/Japanese"),
+        ("Ошибка при запуске обучения на TPU: устройство не найдено", "Cyrillic"),
+        ("TPU 학습이 너무 느립니다. 도와주세요", "Korean"),
+        # a log read as it is: a few foreign letters in a path or a formula are not the prose
+        ("RuntimeError: Ran out of memory in memory space hbm at /home/用户/train.py line 3", None),
+        ("the loss is α·L1 + β·L2 and it diverges on the TPU after step 300", None),
+        ("não consigo conectar à TPU, a sessão cai após alguns minutos", None),
+        ("", None),
+    ],
+)
+def test_unread_script(text, script):
+    assert unread_script(text) == script
+    assert parse(normalize(text)).other_script == script

@@ -25,7 +25,8 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
             out.append(f"{t(lang, 'cli.nearest')}:")
             for r in answer.results[:3]:
                 out.append(f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})")
-        out.append(t(lang, "cli.hint"))
+        script = answer.facts.other_script
+        out.append(t(lang, "answer.note_script", script=script) if script else t(lang, "cli.hint"))
         return "\n".join(out)
     best = answer.results[0]
     entry = kb.get(best.id)

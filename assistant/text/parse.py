@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -121,6 +122,9 @@ class Facts:
         default_factory=dict
     )  # TPU / other-device / other-service evidence
     lang: str = "en"
+    # the script of much of the text when it is one the model and the lexicon do not read (Chinese,
+    # Cyrillic…): said in the answer's notes, so an abstention is explained (see `unread_script`)
+    other_script: str | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
@@ -159,6 +163,64 @@ def detect_lang(text: str) -> str:
     en = sum(1 for w in words if w in STOP_EN and fold(w) not in STOP_PT)
     accents = len(re.findall(r"[ãõçáéíóúâêô]", text.lower()))
     return "pt" if pt + accents > en else "en"
+
+
+# Scripts this tool does not read: the embedding model (all-MiniLM-L6-v2) and the lexicon are
+# English and Portuguese. Named by the first word of a letter's Unicode name.
+_UNREAD_SCRIPTS = {
+    "CJK": "Chinese/Japanese",
+    "HIRAGANA": "Japanese",
+    "KATAKANA": "Japanese",
+    "HANGUL": "Korean",
+    "CYRILLIC": "Cyrillic",
+    "ARABIC": "Arabic",
+    "HEBREW": "Hebrew",
+    "GREEK": "Greek",
+    "DEVANAGARI": "Devanagari",
+    "THAI": "Thai",
+}
+# Chinese and Japanese write words without spaces: about 1.5 characters a word.
+_UNSPACED = {"Chinese/Japanese", "Japanese"}
+CHARS_PER_UNSPACED_WORD = 1.5
+UNREAD_SHARE = 0.3  # of the words, for the script to count as "much of the text"
+UNREAD_MIN_WORDS = 4
+
+
+def _script(ch: str) -> str | None:
+    """ "latin" for a Latin letter, an unread script's name, or None (any other letter)."""
+    if ch.isascii() or "LATIN" in unicodedata.name(ch, ""):
+        return "latin"
+    return _UNREAD_SCRIPTS.get(unicodedata.name(ch, "").split(" ", 1)[0])
+
+
+def unread_script(text: str) -> str | None:
+    """The unread script most of the non-Latin words of `text` are in, when at least
+    `UNREAD_SHARE` of its words are in such scripts; None otherwise. Words are runs of letters of
+    one script (in Chinese and Japanese, 1.5 characters), so a pasted English log weighs by its
+    words, not its letters. A log with a few Chinese file names or a Greek letter in a formula is
+    still read as it is."""
+    words = 0.0
+    counts: dict[str, float] = {}
+    previous: str | None = None
+    for ch in text:
+        if not ch.isalpha():
+            previous = None
+            continue
+        script = _script(ch) or "other"
+        if script in _UNSPACED:
+            weight = 1 / CHARS_PER_UNSPACED_WORD
+        elif script != previous:
+            weight = 1.0
+        else:
+            weight = 0.0
+        previous = script
+        words += weight
+        if script not in ("latin", "other"):
+            counts[script] = counts.get(script, 0.0) + weight
+    unread = sum(counts.values())
+    if unread < UNREAD_MIN_WORDS or unread < UNREAD_SHARE * words:
+        return None
+    return max(counts, key=lambda k: counts[k])
 
 
 def _line_score(line: str) -> float:
@@ -286,4 +348,5 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan).to_dict()
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
+    facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     return facts

@@ -157,6 +157,20 @@ async def test_abstention(make):
 
 
 @aio
+async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(
+            pilot, "训练速度特别慢，一个多小时才两百步，我用的设备是 TPU v3，请问怎么办？"
+        )
+        assert app.screen.turn.answer.abstained
+        shown = " ".join(text_of(app).split())
+        assert "No confident match" in shown
+        assert "Chinese/Japanese script, which I do not read" in shown
+
+
+@aio
 async def test_language_switch(make):
     app = make("en")
     async with app.run_test(size=SIZE) as pilot:

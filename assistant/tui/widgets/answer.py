@@ -112,7 +112,7 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1)
-            yield Static(t(self.lang, "answer.hint"), classes="hint")
+            yield Static(self._script_note() or t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
             return
@@ -146,11 +146,19 @@ class AnswerView(RecomposingView):
         yield from self._values()
         if a.notes and a.facts.truncated:
             yield Static(t(self.lang, "answer.note_cut"), classes="hint")
+        if self._script_note():
+            yield Static(self._script_note(), classes="hint")
         if len(a.results) > 1:
             yield Static(t(self.lang, "answer.others"), classes="label")
             yield from self._candidates(a.results[1:MAX_CANDIDATES], start=2)
         if self.entry_id and self.entry_id != best.id:
             yield from self._chosen()
+
+    def _script_note(self) -> str:
+        """Why the input was only partly read, when much of it is in a script this tool does not
+        read ("" otherwise)."""
+        script = self.answer.facts.other_script if self.answer is not None else None
+        return t(self.lang, "answer.note_script", script=script) if script else ""
 
     def _candidates(self, results: list[Result], start: int) -> ComposeResult:
         for n, r in enumerate(results, start=start):
