@@ -188,8 +188,6 @@ def rank(retrieval: Retrieval, params: Calibration, top_k: int) -> Ranked:
     return Ranked(entries, abstain)
 
 
-
-
 def unread(retrieval: Retrieval, top: Scored) -> bool:
     """Much of the input is in a script neither the model nor the lexicon reads (Chinese,
     Cyrillic…; `text.parse.unread_script`) and no specific signature settled the answer: its
