@@ -40,6 +40,7 @@ Also here: the rule that lets decisive signatures answer without the embedding m
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -169,23 +170,55 @@ class Ranked:
 
     entries: list[tuple[Scored, float]]  # best first: (fused score and evidence, confidence)
     abstained: bool
+    # runner-ups placed as the settled answer's neighbours in the knowledge base (`runner_ups`)
+    neighbours: frozenset[str] = frozenset()
 
 
-def rank(retrieval: Retrieval, params: Calibration, top_k: int) -> Ranked:
+def settled(top: Scored) -> bool:
+    """A specific signature of the entry matched, and no look-alike pattern of it did."""
+    return (1.0 - top.evidence.exclude) * top.evidence.sig >= SPECIFIC_SIGNATURE
+
+
+def runner_ups(ranked: list[Scored], related: Sequence[str]) -> list[Scored]:
+    """The runner-ups, in order. After an answer a specific signature settled (`settled`), the
+    fused scores of the other entries are shared words with the rest of the report (a title that
+    says "Colab"…), and the entries the knowledge base names as the answer's neighbours
+    (`related` in its YAML: an HBM OOM's neighbours are a batch or model too large, padding…)
+    are the likelier second causes: entries with signature or profile evidence of their own come
+    first, then those neighbours, then the rest, each group in fused order. Otherwise the fused
+    order."""
+    rest = ranked[1:]
+    if not rest or not related or not settled(ranked[0]):
+        return rest
+    near = set(related)
+    return sorted(rest, key=lambda s: 0 if s.evidence.sig > 0 else 1 if s.entry_id in near else 2)
+
+
+def rank(
+    retrieval: Retrieval,
+    params: Calibration,
+    top_k: int,
+    related: Callable[[str], Sequence[str]] | None = None,
+) -> Ranked:
     """Fuse the evidence, give the top entry its calibrated confidence and the runner-ups theirs
-    (see `runner_up_confidence`), and decide whether to abstain."""
+    (see `runner_up_confidence`; their order: `runner_ups`, with `related` giving an entry's
+    neighbours in the knowledge base), and decide whether to abstain."""
     ranked = fuse(retrieval.evidence, params)
     if not ranked:
         return Ranked([], True)
     top = ranked[0]
     margin = top.score - ranked[1].score if len(ranked) > 1 else top.score
     top_conf = confidence(features(top, margin, retrieval, params), params, retrieval.used_dense)
+    near = related(top.entry_id) if related else ()
+    others = runner_ups(ranked, near)[: max(top_k, 1) - 1]
     entries = [(top, top_conf)] + [
-        (s, runner_up_confidence(top_conf, top.score, s.score, params))
-        for s in ranked[1 : max(top_k, 1)]
+        (s, runner_up_confidence(top_conf, top.score, s.score, params)) for s in others
     ]
+    neighbours = frozenset(
+        s.entry_id for s in others if s.evidence.sig == 0 and s.entry_id in near and settled(top)
+    )
     abstain = should_abstain(top_conf, params, retrieval.used_dense) or unread(retrieval, top)
-    return Ranked(entries, abstain)
+    return Ranked(entries, abstain, neighbours)
 
 
 def unread(retrieval: Retrieval, top: Scored) -> bool:

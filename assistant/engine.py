@@ -288,11 +288,11 @@ class Engine:
         if not r.evidence:
             note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])
-        ranked = decide.rank(r, params, top_k)
-        results = [
-            self._result(s, conf, facts, lang, top=pos == 0)
-            for pos, (s, conf) in enumerate(ranked.entries)
-        ]
+        ranked = decide.rank(r, params, top_k, related=self._related)
+        results: list[Result] = []
+        for s, conf in ranked.entries:
+            neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None
+            results.append(self._result(s, conf, facts, lang, not results, neighbour_of))
         if not r.used_dense:
             notes.append(t("en", "note.signatures_only"))
         elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
@@ -303,10 +303,21 @@ class Engine:
                 values.update({k: v for k, v in hit.captures.items() if k not in values})
         return Answer(ranked.abstained, results, facts, lang, values, notes)
 
-    def _result(self, s, conf: float, facts: Facts, lang: str, top: bool) -> Result:
+    def _related(self, entry_id: str) -> list[str]:
+        """The entries the knowledge base names as `entry_id`'s neighbours (`related`)."""
+        le = self.kb.loaded(entry_id)
+        return list(le.entry.related) if le else []
+
+    def _result(
+        self, s, conf: float, facts: Facts, lang: str, top: bool, neighbour_of: str | None = None
+    ) -> Result:
+        """One ranked entry with its title and reasons; `neighbour_of`: the title of the answer
+        whose knowledge-base neighbour placed this runner-up (see `decide.runner_ups`)."""
         le = self.kb.loaded(s.entry_id)
         title = le.entry.title.get(lang) if le else s.entry_id
         why = explain(s.evidence, facts, lang)
+        if neighbour_of:
+            why.insert(0, t(lang, "why.related", title=neighbour_of))
         if top:
             why += explain_context(facts.context, lang)
         return Result(

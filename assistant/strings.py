@@ -514,6 +514,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "why.lines": (" (lines {lines})", " (linhas {lines})"),
     "why.words": ("shared words: {words}{where}", "palavras em comum: {words}{where}"),
+    "why.related": (
+        "a neighbour of the answer ({title}) in the knowledge base",
+        "vizinho da resposta ({title}) na base de conhecimento",
+    ),
     "why.similar": (
         'similar to "{text}" (similarity {cos:.2f})',
         'semelhante a "{text}" (similaridade {cos:.2f})',

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from assistant.calibration import Calibration, Confidence
-from assistant.retrieval.fusion import Evidence, dense_scaled, fuse
+from assistant.decide import runner_ups
+from assistant.retrieval.fusion import Evidence, Scored, dense_scaled, fuse
 from assistant.retrieval.lexical import BM25
 from assistant.retrieval.signatures import match_signatures
 from assistant.text.tokens import tokenize
@@ -93,6 +94,46 @@ def test_fusion_orders_by_weighted_evidence():
     assert dense_scaled(0.1, 0.2) == 0.0 and dense_scaled(1.0, 0.2) == 1.0
 
 
+def _scored(entry_id, score, **ev):
+    return Scored(entry_id, score, Evidence(**ev))
+
+
+def test_a_settled_answer_is_followed_by_its_neighbours_then_the_rest():
+    ranked = [
+        _scored("hbm-oom", 1.3, sig=1.0),
+        _scored("tpu-connection", 0.19, lex=0.4),  # shared words with the report's title
+        _scored("small-batch", 0.16, dense=0.4),
+        _scored("batch-or-model-too-large", 0.14, dense=0.4),
+        _scored("tensor-padding", 0.10, sig=0.5),  # a signature of its own comes first
+    ]
+    related = ["tensor-padding", "batch-or-model-too-large", "small-batch"]
+    order = [s.entry_id for s in runner_ups(ranked, related)]
+    assert order == ["tensor-padding", "small-batch", "batch-or-model-too-large", "tpu-connection"]
+
+
+def test_without_a_settling_signature_the_fused_order_stands():
+    related = ["batch-or-model-too-large"]
+    weak = [
+        _scored("hbm-oom", 0.9, sig=0.6),
+        _scored("x", 0.5),
+        _scored("batch-or-model-too-large", 0.4),
+    ]
+    assert [s.entry_id for s in runner_ups(weak, related)] == ["x", "batch-or-model-too-large"]
+    excluded = [_scored("hbm-oom", 0.9, sig=1.0, exclude=0.8), *weak[1:]]
+    assert [s.entry_id for s in runner_ups(excluded, related)] == ["x", "batch-or-model-too-large"]
+
+
+def test_a_neighbour_runner_up_says_why(engine):
+    a = engine.ask(
+        "Trax on Colab: training crashed\nRuntimeError: Resource exhausted: Ran out of memory in "
+        "memory space hbm. Used 18.74G of 8.00G hbm. Exceeded hbm capacity by 10.74G."
+    )
+    assert a.best.id == "hbm-oom" and not a.abstained
+    neighbours = [r for r in a.results[1:] if r.why and r.why[0].startswith("a neighbour of")]
+    assert "batch-or-model-too-large" in [r.id for r in a.results[1:3]]
+    assert neighbours and all(a.best.title in r.why[0] for r in neighbours)
+
+
 def test_ask_matches_and_explains(engine):
     a = engine.ask("2026-03-02 11:04:12.118 W op_kernel.cc:1830] OP_REQUIRES failed\n" + HBM_TF)
     assert not a.abstained
@@ -100,7 +141,14 @@ def test_ask_matches_and_explains(engine):
     assert best.id == "hbm-oom" and 0.0 <= best.confidence <= 1.0
     assert any("hbm-used-limit" in w and "line 2" in w for w in best.why)
     assert a.values["hbm_used"] == "9.82G"
-    assert [r.score for r in a.results] == sorted((r.score for r in a.results), reverse=True)
+    # best first: the answer has the highest fused score; its runner-ups are in fused order
+    # within each group of `decide.runner_ups` (own signatures, the answer's neighbours, the rest)
+    assert a.best.score == max(r.score for r in a.results)
+    for group in (
+        [r for r in a.results[1:] if r.why and r.why[0].startswith("a neighbour of")],
+        [r for r in a.results[1:] if not (r.why and r.why[0].startswith("a neighbour of"))],
+    ):
+        assert [r.score for r in group] == sorted((r.score for r in group), reverse=True)
 
 
 def test_ask_abstains_on_unrelated_input(engine):

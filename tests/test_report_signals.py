@@ -75,6 +75,12 @@ def test_profile_overview_figures_are_read_in_both_languages():
         "a utilização da MXU está em 3% e a TPU fica ociosa 2% do tempo; lote por núcleo de 4"
     )
     assert p.to_dict() == {"mxu_utilization": 3.0, "tpu_idle": 2.0, "per_core_batch": 4}
+    # the idle figure said in a sentence, before or after the word
+    assert read_profile("the profile says the TPU is idle 60% of the time").tpu_idle == 60.0
+    assert read_profile("TPU v4 lenta e o perfil mostra 70% do tempo ocioso").tpu_idle == 70.0
+    assert read_profile("on the TPU v3 I see 45% of the step time idle").tpu_idle == 45.0
+    # ... but a host figure is not the TPU's
+    assert read_profile("TPU run is slow, the host is 80% idle").tpu_idle is None
     p = read_profile(
         "Your program is HIGHLY input-bound because 71.3% of the total step time "
         "sampled is waiting for input."

@@ -28,9 +28,16 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     ],
     "tpu_idle": [
         re.compile(
-            r"\bTPU\s+(?:fica\s+|est[aá]\s+|ficou\s+)?(?:idle|ociosa|ocioso)(?:\s+time)?"
-            + _SEP
-            + _NUM,
+            r"\bTPU\s+(?:is\s+|was\s+|sits\s+|stays\s+|fica\s+|est[aá]\s+|ficou\s+)?"
+            r"(?:idle|ociosa|ocioso)(?:\s+time)?" + _SEP + _NUM,
+            re.I,
+        ),
+        # the figure before the word, with the TPU named earlier on the line and no host between:
+        # "the TPU v4 profile shows 70% of the time idle", "a TPU passa 70% do tempo ociosa"
+        re.compile(
+            r"\bTPU\b(?:(?!\bhost\b)[^\n%]){0,60}?"
+            + _NUM
+            + r"\s*(?:of\s+(?:the\s+)?(?:step\s+)?time\s+|do\s+tempo\s+)?(?:idle|ociosa|ocioso)",
             re.I,
         ),
         re.compile(

@@ -17,6 +17,7 @@ import unicodedata
 from textual import events
 
 from assistant import history
+from assistant.strings import pct
 from assistant.tui.widgets.answer import AnswerView
 from assistant.tui.widgets.message import UserMessage
 from assistant.tui.widgets.walkview import ChoiceList, CommandBlock, WalkView
@@ -289,7 +290,7 @@ async def test_title_confidence_and_reason_visible_with_the_first_question_at_80
         shown = on_screen(app)
         best = screen.turn.answer.results[0]
         assert "Out of TPU memory (HBM)" in shown
-        assert f"{round(best.confidence * 100)}% confident" in shown or "<1% confident" in shown
+        assert f"{pct(best.confidence)} confident" in shown
         assert "Why: " + best.why[0][:30] in shown or best.why[0][:30] in shown
         assert "Which TPU generation are you training on?" in shown
         assert "1. TPU v2" in shown and "2. TPU v3" in shown
