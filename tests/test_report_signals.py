@@ -154,6 +154,10 @@ def test_context_gate():
     )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
     assert read_context("my model trains slowly").gate is None
+    # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
+    assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]
+    assert read_context("TPUPartitionedCall and TPUEmbedding on a GPU box, CUDA").gate is None
+    assert read_context("EdgeTpuDelegate failed to prepare").gate == "device"
 
 
 def test_probes_of_absent_backends_are_not_tpu_evidence():

@@ -58,9 +58,10 @@ _TPU_EVIDENCE = re.compile(
     r"\b(?:cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|torch_xla|xla_device|pjrt_device=tpu|tpu\.googleapis\.com|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
-    # identifiers that carry TPU inside them (tpu_worker, use_tpu, TPUEstimator, jax[tpu]) and
+    # identifiers that carry TPU inside them (tpu_worker, use_tpu, TPUEstimator, JAX's TpuDevice,
+    # TPUPartitionedCall, TPUEmbedding, jax[tpu]) and
     # the PyTorch/XLA vocabulary, which on Google Cloud means a TPU
-    r"tpu_\w+|\w+_tpu\w*|tpuestimator|jax\[tpu\]|xmp\.spawn|xm\.\w+|mpdeviceloader|"
+    r"tpu_\w+|\w+_tpu\w*|tpu[a-z]\w*|jax\[tpu\]|xmp\.spawn|xm\.\w+|mpdeviceloader|"
     r"paralleloader|pt-xla-profiler|torch-xla)\b",
     re.I,
 )

@@ -294,6 +294,19 @@ async def test_title_confidence_and_reason_visible_with_the_first_question_at_80
         assert "Why: " + best.why[0][:30] in shown or best.why[0][:30] in shown
         assert "Which TPU generation are you training on?" in shown
         assert "1. TPU v2" in shown and "2. TPU v3" in shown
+        # the whole question, down to its hint, once the sticky header has settled above it
+        for _ in range(3):
+            await pilot.pause()
+        assert "7. Another one / not sure" in on_screen(app)
+        assert "1–7 picks (in the empty box)" in on_screen(app)
+        # scrolling up by hand is not undone when the header goes away
+        await pilot.press("pageup")
+        await settle(pilot)
+        scrolled = app.screen.conversation.scroll_y
+        for _ in range(3):
+            await pilot.pause()
+        assert app.screen.conversation.scroll_y == scrolled
+        assert not app.screen.conversation.at_end
 
 
 @aio

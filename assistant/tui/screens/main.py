@@ -425,11 +425,12 @@ class MainScreen(Screen[None]):
         titles = walk_view.query(".fix-title") if walk_view is not None else None
         if self.walk_kind == "fix" and titles and not shown.feedback:
             # the fix starts at the top of the view
+            self.conversation.anchor(False)
             self.call_after_refresh(
                 self.conversation.scroll_to_widget, titles.first(), top=True, animate=False
             )
         else:
-            self.call_after_refresh(self.conversation.scroll_end, animate=False)
+            self.call_after_refresh(self.conversation.follow_end)
 
     def sync_prompt(self) -> None:
         """Tell the message box what is shown above it (attributes down)."""

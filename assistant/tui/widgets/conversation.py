@@ -134,8 +134,22 @@ class Conversation(VerticalScroll, can_focus=False):
         return box
 
     async def clear(self, welcome: bool = True) -> None:
+        self.anchor(False)
         await self.query(TurnBox).remove()
         self.welcome.display = welcome
+
+    def follow_end(self) -> None:
+        """Show the end (the open question) and keep it in view while the layout settles: the
+        sticky header appearing a refresh later shortens the conversation, and a single scroll to
+        the end could then land a line or two short, the question's hint cut off. An anchored
+        container follows such changes (Textual's `Widget.anchor`), and the person's own
+        scrolling releases it, so it is never undone. Anchored only when the conversation is
+        taller than the view: a short one stays at the top instead of sinking to the bottom."""
+        if self.max_scroll_y > 0:
+            self.anchor()
+        else:
+            self.anchor(False)
+            self.scroll_end(animate=False)
 
     @property
     def at_end(self) -> bool:
