@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .retrieval.fusion import Evidence
+from .retrieval.profile_rules import ProfileHit, describe
 from .strings import t
 from .text.parse import Facts
 from .text.tokens import tokenize
@@ -26,8 +27,9 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     why: list[str] = []
     for hit, line_no in ev.signature_hits[:SHOWN_SIGNATURES]:
         snippet = _clip(hit.matched, 120)
-        if hit.signature_id.startswith("profile:"):
-            why.append(t(lang, "why.profile", line=line_no, text=snippet))
+        if isinstance(hit, ProfileHit):
+            text = describe(hit.figures, lang) if hit.figures else snippet
+            why.append(t(lang, "why.profile", line=line_no, text=text))
         else:
             why.append(t(lang, "why.signature", id=hit.signature_id, line=line_no, text=snippet))
     for hit, line_no in ev.exclude_hits[:1]:

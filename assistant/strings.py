@@ -495,6 +495,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     # -- end of tpu-assist check
     # why an entry was ranked (explain.py)
+    # the profile figures behind a routing rule (retrieval/profile_rules.py, `describe`)
+    "profile.input_wait": ("waiting for input {value}%", "esperando entrada {value}%"),
+    "profile.tpu_idle": ("TPU idle {value}%", "TPU ociosa {value}%"),
+    "profile.mxu_utilization": ("MXU utilization {value}%", "utilização da MXU {value}%"),
+    "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
+    "profile.compiles": ("{compile_count} XLA compilations", "{compile_count} compilações do XLA"),
+    "profile.compiles_for": (
+        "{compile_count} XLA compilations for {execute_count} executions",
+        "{compile_count} compilações do XLA para {execute_count} execuções",
+    ),
     "why.profile": (
         "profile figures (line {line}): {text}",
         "números do perfil (linha {line}): {text}",

@@ -135,6 +135,13 @@ def test_profile_figures_show_in_facts_and_why(engine):
     assert a.facts.profile == {"mxu_utilization": 2.1, "tpu_idle": 0.4}
     assert a.best.id == "low-mxu"
     assert any("MXU utilization 2.1%" in w for w in a.best.why)
+    # ... and in the answer's language
+    pt = engine.ask(
+        "o treino na minha v3-8 está lento; a página de visão geral diz utilização da MXU: 2,1% "
+        "e tempo ocioso da TPU: 0,4%",
+        lang="pt",
+    )
+    assert any("utilização da MXU 2.1%" in w and "TPU ociosa 0.4%" in w for w in pt.best.why)
 
 
 def test_context_gate():

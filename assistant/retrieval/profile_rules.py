@@ -19,9 +19,10 @@ not fitted values.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
+from ..strings import t
 from ..text.profile import ProfileFigures
 
 WEIGHT = 0.6
@@ -33,14 +34,22 @@ class ProfileRule:
     id: str
     entry_id: str
     applies: Callable[[ProfileFigures], bool]
-    reason: Callable[[ProfileFigures], str]
+    # the figures that triggered it, by name (those not read are left out)
+    figures: Callable[[ProfileFigures], dict[str, float]]
 
 
-def _figures(**named: float | None) -> str:
-    """ "MXU utilization 3%, TPU idle 1%" from the figures that are known."""
-    return ", ".join(
-        f"{name.replace('_', ' ')} {value:g}%" for name, value in named.items() if value is not None
-    )
+def _known(**named: float | int | None) -> dict[str, float]:
+    return {name: float(value) for name, value in named.items() if value is not None}
+
+
+def describe(figures: Mapping[str, float], lang: str) -> str:
+    """The figures behind a rule as the answer's *why* shows them, in `lang`: "MXU utilization
+    3%, TPU idle 1%", "112 XLA compilations for 760 executions"."""
+    if "compile_count" in figures:
+        counts = {k: f"{figures[k]:g}" for k in ("compile_count", "execute_count") if k in figures}
+        key = "profile.compiles_for" if "execute_count" in counts else "profile.compiles"
+        return t(lang, key, **counts)
+    return ", ".join(t(lang, f"profile.{name}", value=f"{v:g}") for name, v in figures.items())
 
 
 RULES: tuple[ProfileRule, ...] = (
@@ -51,7 +60,7 @@ RULES: tuple[ProfileRule, ...] = (
             (p.input_wait is not None and p.input_wait >= 20)
             or (p.tpu_idle is not None and p.tpu_idle >= 30)
         ),
-        lambda p: _figures(waiting_for_input=p.input_wait, TPU_idle=p.tpu_idle),
+        lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
         "busy-but-low-mxu",
@@ -61,7 +70,7 @@ RULES: tuple[ProfileRule, ...] = (
             and p.mxu_utilization < 30
             and not ((p.input_wait or 0) >= 20 or (p.tpu_idle or 0) >= 30)
         ),
-        lambda p: _figures(MXU_utilization=p.mxu_utilization, TPU_idle=p.tpu_idle),
+        lambda p: _known(mxu_utilization=p.mxu_utilization, tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
         "recompiling",
@@ -71,16 +80,13 @@ RULES: tuple[ProfileRule, ...] = (
             and p.compile_count >= RECOMPILES
             and (p.execute_count is None or p.compile_count * 20 > p.execute_count)
         ),
-        lambda p: (
-            f"{p.compile_count} XLA compilations"
-            + (f" for {p.execute_count} executions" if p.execute_count is not None else "")
-        ),
+        lambda p: _known(compile_count=p.compile_count, execute_count=p.execute_count),
     ),
     ProfileRule(
         "tiny-per-core-batch",
         "small-batch",
         lambda p: p.per_core_batch is not None and p.per_core_batch < 8,
-        lambda p: f"per-core batch {p.per_core_batch}",
+        lambda p: _known(per_core_batch=p.per_core_batch),
     ),
 )
 
@@ -94,15 +100,21 @@ class ProfileHit:
     weight: float
     line_no: int
     line: str
-    matched: str
+    matched: str  # the figures in English (`describe`)
     captures: dict[str, str]
+    figures: dict[str, float] = field(default_factory=dict)  # shown in the answer's language
 
 
 def route(figures: ProfileFigures) -> list[ProfileHit]:
     if not figures:
         return []
-    return [
-        ProfileHit(r.entry_id, f"profile:{r.id}", WEIGHT, 0, "", r.reason(figures), {})
-        for r in RULES
-        if r.applies(figures)
-    ]
+    hits = []
+    for r in RULES:
+        if r.applies(figures):
+            named = r.figures(figures)
+            hits.append(
+                ProfileHit(
+                    r.entry_id, f"profile:{r.id}", WEIGHT, 0, "", describe(named, "en"), {}, named
+                )
+            )
+    return hits
