@@ -108,7 +108,7 @@ def features(
     ev = scored.evidence
     keep = 1.0 - ev.exclude
     long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
-    specific = keep * ev.sig >= SPECIFIC_SIGNATURE
+    tpu_seen = bool(retrieval.facts.context.get("tpu")) or settled(scored)
     return {
         "sig": keep * ev.sig,
         "lex": keep * ev.lex,
@@ -125,7 +125,7 @@ def features(
         # TPU evidence too: the knowledge base's signatures are messages a TPU run prints, their
         # GPU and CPU look-alikes being `excludes` (a JAX log can say "memory space hbm" and never
         # "TPU").
-        "tpu": 1.0 - (1.0 - float(bool(retrieval.facts.context.get("tpu")) or specific)) * long,
+        "tpu": 1.0 - (1.0 - float(tpu_seen)) * long,
         "lookalike": lookalike_lead(ev),
     }
 
@@ -174,9 +174,9 @@ class Ranked:
     neighbours: frozenset[str] = frozenset()
 
 
-def settled(top: Scored) -> bool:
+def settled(scored: Scored) -> bool:
     """A specific signature of the entry matched, and no look-alike pattern of it did."""
-    return (1.0 - top.evidence.exclude) * top.evidence.sig >= SPECIFIC_SIGNATURE
+    return (1.0 - scored.evidence.exclude) * scored.evidence.sig >= SPECIFIC_SIGNATURE
 
 
 def runner_ups(ranked: list[Scored], related: Sequence[str]) -> list[Scored]:
@@ -190,8 +190,13 @@ def runner_ups(ranked: list[Scored], related: Sequence[str]) -> list[Scored]:
     rest = ranked[1:]
     if not rest or not related or not settled(ranked[0]):
         return rest
-    near = set(related)
-    return sorted(rest, key=lambda s: 0 if s.evidence.sig > 0 else 1 if s.entry_id in near else 2)
+    return sorted(rest, key=lambda s: _group(s, related))
+
+
+def _group(s: Scored, related: Sequence[str]) -> int:
+    """A runner-up's group after a settled answer: 0 own signature or profile evidence, 1 a
+    neighbour of the answer, 2 the rest."""
+    return 0 if s.evidence.sig > 0 else 1 if s.entry_id in related else 2
 
 
 def rank(
@@ -214,9 +219,8 @@ def rank(
     entries = [(top, top_conf)] + [
         (s, runner_up_confidence(top_conf, top.score, s.score, params)) for s in others
     ]
-    neighbours = frozenset(
-        s.entry_id for s in others if s.evidence.sig == 0 and s.entry_id in near and settled(top)
-    )
+    placed = settled(top)
+    neighbours = frozenset(s.entry_id for s in others if placed and _group(s, near) == 1)
     abstain = should_abstain(top_conf, params, retrieval.used_dense) or unread(retrieval, top)
     return Ranked(entries, abstain, neighbours)
 
@@ -226,4 +230,4 @@ def unread(retrieval: Retrieval, top: Scored) -> bool:
     Cyrillic…; `text.parse.unread_script`) and no specific signature settled the answer: its
     similarities are then noise, whatever the confidence model makes of them (it has one such
     report to learn from), so the assistant abstains and says why (the answer's notes)."""
-    return bool(retrieval.facts.other_script) and top.evidence.sig < SPECIFIC_SIGNATURE
+    return bool(retrieval.facts.other_script) and not settled(top)

@@ -10,6 +10,7 @@ serve the tests that only need vectors to flow.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -136,3 +137,14 @@ def run_cli(cli_env):
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def calibrate_module():
+    """scripts/calibrate.py as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("calibrate", ROOT / "scripts" / "calibrate.py")
+    module = importlib.util.module_from_spec(spec)
+    # dataclasses resolve string annotations through sys.modules: register before executing.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

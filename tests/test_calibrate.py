@@ -2,23 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
-import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def calibrate():
-    spec = importlib.util.spec_from_file_location("calibrate", ROOT / "scripts" / "calibrate.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _data(signal: float, n: int = 300, seed: int = 0):
@@ -29,21 +13,21 @@ def _data(signal: float, n: int = 300, seed: int = 0):
     return x, y, np.ones(n), [f"q{i}" for i in range(n)]
 
 
-def test_labels_unrelated_to_the_features_get_the_strongest_penalty(calibrate):
+def test_labels_unrelated_to_the_features_get_the_strongest_penalty(calibrate_module):
     x, y, sw, ids = _data(signal=0.0)
-    assert calibrate.choose_ridge(x, y, sw, ids) == max(calibrate.RIDGE_GRID)
+    assert calibrate_module.choose_ridge(x, y, sw, ids) == max(calibrate_module.RIDGE_GRID)
 
 
-def test_a_strong_signal_is_not_shrunk(calibrate):
+def test_a_strong_signal_is_not_shrunk(calibrate_module):
     x, y, sw, ids = _data(signal=4.0)
-    assert calibrate.choose_ridge(x, y, sw, ids) < 1.0
+    assert calibrate_module.choose_ridge(x, y, sw, ids) < 1.0
 
 
-def test_the_choice_depends_on_the_rows_not_their_order(calibrate):
+def test_the_choice_depends_on_the_rows_not_their_order(calibrate_module):
     x, y, sw, ids = _data(signal=1.0, seed=3)
     order = np.random.default_rng(1).permutation(len(y))
-    shuffled = calibrate.choose_ridge(x[order], y[order], sw[order], [ids[i] for i in order])
-    assert calibrate.choose_ridge(x, y, sw, ids) == shuffled
+    shuffled = calibrate_module.choose_ridge(x[order], y[order], sw[order], [ids[i] for i in order])
+    assert calibrate_module.choose_ridge(x, y, sw, ids) == shuffled
 
 
 def test_the_shipped_calibration_records_its_penalty():

@@ -8,9 +8,7 @@ so an honest regression fails the build while fold noise does not."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -32,25 +30,16 @@ CEILINGS = {"false_abstention": 0.04}
 BASELINE_LEAD = 0.08  # cross-validated hit@1 over each single channel's, a little under 0.10
 
 
-def _calibrate_module():
-    spec = importlib.util.spec_from_file_location("calibrate", ROOT / "scripts" / "calibrate.py")
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses resolve string annotations through sys.modules: register before executing.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def data(engine):
+def data(engine, calibrate_module):
     if not REAL.is_file():
         pytest.skip(f"no real queries at {REAL}")
-    return _calibrate_module().load_data(engine, REAL)
+    return calibrate_module.load_data(engine, REAL)
 
 
 @pytest.fixture(scope="module")
-def cv(engine, data):
-    return _calibrate_module().cross_validate(data, engine.index().entry_ids, 5, engine.kb)
+def cv(engine, data, calibrate_module):
+    return calibrate_module.cross_validate(data, engine.index().entry_ids, 5, engine.kb)
 
 
 def test_real_reports_cross_validated_floors(cv):

@@ -188,9 +188,10 @@ UNREAD_MIN_WORDS = 4
 
 def _script(ch: str) -> str | None:
     """ "latin" for a Latin letter, an unread script's name, or None (any other letter)."""
-    if ch.isascii() or "LATIN" in unicodedata.name(ch, ""):
+    if ch.isascii():
         return "latin"
-    return _UNREAD_SCRIPTS.get(unicodedata.name(ch, "").split(" ", 1)[0])
+    name = unicodedata.name(ch, "")
+    return "latin" if "LATIN" in name else _UNREAD_SCRIPTS.get(name.split(" ", 1)[0])
 
 
 def unread_script(text: str) -> str | None:

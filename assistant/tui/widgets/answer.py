@@ -146,8 +146,9 @@ class AnswerView(RecomposingView):
         yield from self._values()
         if a.notes and a.facts.truncated:
             yield Static(t(self.lang, "answer.note_cut"), classes="hint")
-        if self._script_note():
-            yield Static(self._script_note(), classes="hint")
+        script_note = self._script_note()
+        if script_note:
+            yield Static(script_note, classes="hint")
         if len(a.results) > 1:
             yield Static(t(self.lang, "answer.others"), classes="label")
             yield from self._candidates(a.results[1:MAX_CANDIDATES], start=2)
