@@ -200,6 +200,8 @@ def unread_script(text: str) -> str | None:
     one script (in Chinese and Japanese, 1.5 characters), so a pasted English log weighs by its
     words, not its letters. A log with a few Chinese file names or a Greek letter in a formula is
     still read as it is."""
+    if text.isascii():  # most pasted logs: nothing to count
+        return None
     words = 0.0
     counts: dict[str, float] = {}
     previous: str | None = None
