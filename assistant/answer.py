@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .strings import t
 from .text.parse import Facts
 
 
@@ -80,3 +81,14 @@ class Answer:
             {str(k): str(v) for k, v in (d.get("values") or {}).items()},
             [str(n) for n in d.get("notes") or []],
         )
+
+
+def abstention_note(facts: Facts, lang: str) -> str | None:
+    """What to tell the person when the assistant abstained for a reason of its own, rather than
+    the general hint: a setup failure the guide does not cover (`text.setup`), or much of the input
+    in a script it does not read. None when neither applies."""
+    if facts.setup:
+        return t(lang, f"answer.note_setup.{facts.setup['kind']}", **facts.setup)
+    if facts.other_script:
+        return t(lang, "answer.note_script", script=facts.other_script)
+    return None

@@ -289,6 +289,8 @@ class Engine:
             note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k, related=self._related)
+        if ranked.abstained and facts.setup:
+            notes.append(t("en", f"note.setup.{facts.setup['kind']}", **facts.setup))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

@@ -174,6 +174,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "português): só as palavras em alfabeto latino, as linhas de erro e o código foram "
         "comparados",
     ),
+    "note.setup.install": (
+        "line {line} reads like an installation or version problem (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.setup.capacity": (
+        "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
+        "guide behind tpu-assist does not cover",
+        "a linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.signatures_only": (
         "answered from error signatures alone (the embedding model was not needed)",
         "respondido só pelas assinaturas de erro (o modelo de embeddings não foi necessário)",
@@ -711,6 +723,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Portuguese. Describe the problem in one of them, or paste the error lines as they are.",
         "Boa parte da sua entrada está em escrita {script}, que eu não leio: leio inglês e "
         "português. Descreva o problema numa dessas línguas ou cole as linhas de erro como estão.",
+    ),
+    "answer.note_setup.install": (
+        "Line {line} reads like an installation or version problem (“{text}”), which the guide I "
+        "answer from does not cover. Install the framework and its TPU runtime as one matched set "
+        "(jax[tpu] and its libtpu, torch and torch_xla of the same release, TensorFlow and its TPU "
+        "software version) in a clean environment, then ask again with the next error you get.",
+        "A linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia em "
+        "que me baseio não cobre. Instale o framework e o runtime da TPU como um conjunto "
+        "compatível (jax[tpu] e sua libtpu, torch e torch_xla da mesma versão, TensorFlow e sua "
+        "versão de software da TPU) num ambiente limpo e pergunte de novo com o próximo erro.",
+    ),
+    "answer.note_setup.capacity": (
+        "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "
+        "from does not cover. Try another zone that offers this TPU type, retry later, or request "
+        "more quota in the Cloud console (IAM & Admin > Quotas).",
+        "A linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia em que me "
+        "baseio não cobre. Tente outra zona que ofereça esse tipo de TPU, tente mais tarde ou "
+        "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
     ),
     "answer.note_cut": (
         "Your input was long: it was searched by its key lines.",

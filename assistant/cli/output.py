@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, TextIO
 
+from ..answer import abstention_note
 from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
@@ -25,8 +26,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
             out.append(f"{t(lang, 'cli.nearest')}:")
             for r in answer.results[:3]:
                 out.append(f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})")
-        script = answer.facts.other_script
-        out.append(t(lang, "answer.note_script", script=script) if script else t(lang, "cli.hint"))
+        out.append(abstention_note(answer.facts, lang) or t(lang, "cli.hint"))
         return "\n".join(out)
     best = answer.results[0]
     entry = kb.get(best.id)

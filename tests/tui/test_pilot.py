@@ -171,6 +171,25 @@ async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
 
 
 @aio
+async def test_a_setup_failure_is_refused_with_the_reason(make):
+    """An installation failure pasted in a burst: the guide does not cover installing the
+    frameworks, so the answer is refused and the hint says what the line reads like."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(
+            pilot,
+            "torch_xla does not import on my v4-8 TPU VM\n"
+            "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux"
+            "-gnu.so: undefined symbol: _ZN3c1010Dispatcher17runRecordFunctionE",
+        )
+        assert app.screen.turn.answer.abstained
+        shown = " ".join(text_of(app).split())
+        assert "No confident match" in shown
+        assert "reads like an installation or version problem (“ImportError”)" in shown
+
+
+@aio
 async def test_language_switch(make):
     app = make("en")
     async with app.run_test(size=SIZE) as pilot:

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Static
 
+from ...answer import abstention_note
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
@@ -112,7 +113,8 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1)
-            yield Static(self._script_note() or t(self.lang, "answer.hint"), classes="hint")
+            note = abstention_note(a.facts, self.lang)
+            yield Static(note or t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
             return

@@ -1,0 +1,151 @@
+"""Setup failures (assistant/text/setup.py): installation, version and capacity problems, which the
+guide behind the knowledge base does not cover, are told apart from the TPU problems it does cover,
+and an answer refused because of one says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.answer import abstention_note
+from assistant.cli.output import answer_text
+from assistant.text.normalize import normalize
+from assistant.text.parse import parse
+from assistant.text.setup import read_setup
+
+INSTALL = [
+    "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux-gnu.so: "
+    "undefined symbol: _ZN5torch8autograd12VariableInfoC1ERKN2at6TensorE",
+    "RuntimeError: Unable to initialize backend 'tpu': INTERNAL: Failed to open "
+    "/usr/lib/libtpu.so: libtpu.so: cannot open shared object file: No such file or directory",
+    "F0000 00:00:1712345678.123456 pjrt_api.cc:112] Non-OK-status: Mismatched PJRT plugin PJRT "
+    "API version (0.54) and framework PJRT API version 0.51).",
+    "ModuleNotFoundError: No module named 'torch_xla'",
+    "AttributeError: module 'tensorflow' has no attribute 'contrib'",
+    "ERROR: No matching distribution found for libtpu-nightly==0.1.dev20240101",
+    "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
+    "the torch and torch_xla versions don't match after the upgrade",
+]
+CAPACITY = [
+    'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
+    'in the zone \\"us-central2-b\\"; you can try in another zone where Cloud TPU Nodes are '
+    'offered"}',
+    "ERROR: (gcloud.compute.tpus.queued-resources.create) INVALID_ARGUMENT: Insufficient reserved "
+    "capacity. Contact customer support to increase your reservation.",
+    "googleapiclient.errors.HttpError: <HttpError 429 when requesting ... returned \"Quota "
+    "'TPUV5sLitepodPerProjectPerZoneForTPUAPI' exceeded. Limit: 16 in zone us-west4-a.\">",
+    "ResourceExhausted: 429 The following quota metrics exceed quota limits: "
+    "tpu.googleapis.com/v5e_cores",
+]
+# TPU problems the knowledge base covers, worded close to the setup failures above.
+NOT_SETUP = [
+    "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
+    "space hbm; used: 9.82G; limit: 7.48G.",
+    "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by "
+    "process with pid 1234. Not attempting to load libtpu.so in this process.",
+    "NotFoundError: No registered 'ImageProjectiveTransformV3' OpKernel for XLA_TPU_JIT devices",
+    "tensorflow.python.framework.errors_impl.UnavailableError: Socket closed",
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Request had insufficient "
+    "authentication scopes.",
+    "ERROR: (gcloud.components.update) You cannot perform this action because the Google Cloud "
+    "CLI component manager is disabled for this installation.",
+    "I import the dataset with tf.data and both versions of my model train slower on the TPU",
+    "Waiting for SSH key to propagate.",
+]
+
+
+def _setup(text: str):
+    return parse(normalize(text)).setup
+
+
+@pytest.mark.parametrize("line", INSTALL)
+def test_installation_and_version_failures_are_read(line):
+    found = _setup(line)
+    assert found is not None and found["kind"] == "install" and found["line"] == 1
+
+
+@pytest.mark.parametrize("line", CAPACITY)
+def test_capacity_and_quota_failures_are_read(line):
+    found = _setup(line)
+    assert found is not None and found["kind"] == "capacity"
+
+
+@pytest.mark.parametrize("line", NOT_SETUP)
+def test_the_problems_the_guide_covers_are_not_setup_failures(line):
+    assert _setup(line) is None
+
+
+def test_only_key_lines_are_read_and_the_first_one_counts():
+    keys = [
+        {"line": 3, "text": "training on a v4-8"},
+        {"line": 9, "text": "ModuleNotFoundError: No module named 'jax'"},
+        {"line": 12, "text": "There is no more capacity in the zone"},
+    ]
+    assert read_setup(keys) == {
+        "kind": "install",
+        "text": "ModuleNotFoundError",
+        "line": 9,
+    }
+    assert read_setup([]) is None
+
+
+REPORT = """torch_xla fails to import on my TPU VM
+
+I created a v4-8 TPU VM and installed torch and torch_xla with pip, then ran my training script.
+
+Traceback (most recent call last):
+  File "/home/me/train.py", line 4, in <module>
+    import torch_xla.core.xla_model as xm
+ImportError: /home/me/.local/lib/python3.10/site-packages/_XLAC.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c1010Dispatcher17runRecordFunctionERN2at14RecordFunctionE
+"""
+
+CAPACITY_REPORT = """can't create a TPU v5e in us-west4-a
+
+$ gcloud compute tpus tpu-vm create trainer --zone=us-west4-a --accelerator-type=v5litepod-8 --version=v2-alpha-tpuv5-lite
+ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity in the zone \\"us-west4-a\\"; you can try in another zone where Cloud TPU Nodes are offered (see https://cloud.google.com/tpu/docs/regions) [EID: 0x1a2b3c4d]"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("report", "kind", "note"),
+    [
+        (REPORT, "install", "reads like an installation or version problem"),
+        (CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
+    ],
+)
+def test_a_setup_failure_is_refused_and_says_why(engine, report, kind, note):
+    answer = engine.ask(report)
+    assert answer.facts.setup is not None and answer.facts.setup["kind"] == kind
+    assert answer.abstained
+    assert any(note in n for n in answer.to_dict()["notes"])
+    shown = answer_text(answer, engine.kb)
+    assert "No confident match" in shown and note in shown.split("No confident match")[1]
+
+
+def test_a_specific_signature_still_answers_beside_a_setup_line(engine):
+    """A missing profiler plugin is the op-profiling entry's own signature; an HBM OOM after an
+    import warning is still an HBM OOM."""
+    plugin = (
+        "the PROFILE tab is missing in TensorBoard on my TPU VM\n"
+        "W0227 10:03:55.118412 140213 application.py:558] ModuleNotFoundError: "
+        "No module named 'tensorboard_plugin_profile'"
+    )
+    answer = engine.ask(plugin)
+    assert answer.facts.setup is not None
+    assert not answer.abstained and answer.results[0].id == "op-profiling"
+    assert not any("installation" in n for n in answer.notes)
+    oom = (
+        "ImportError: cannot import name 'TPUEmbedding' from partially initialized module\n"
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent "
+        "error. Ran out of memory in memory space hbm. Used 17.52G of 15.48G hbm."
+    )
+    answer = engine.ask(oom)
+    assert not answer.abstained and answer.results[0].id == "hbm-oom"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_note_is_in_the_answers_language(lang):
+    facts = parse(normalize(CAPACITY_REPORT))
+    note = abstention_note(facts, lang)
+    assert note is not None and "4" in note and "(“no more capacity in the zone”)" in note
+    assert ("another zone" if lang == "en" else "outra zona") in note
+    assert abstention_note(parse(normalize("TPU training is slow")), lang) is None
