@@ -31,7 +31,7 @@ CAPACITY = [
     'offered"}',
     "ERROR: (gcloud.compute.tpus.queued-resources.create) INVALID_ARGUMENT: Insufficient reserved "
     "capacity. Contact customer support to increase your reservation.",
-    "googleapiclient.errors.HttpError: <HttpError 429 when requesting ... returned \"Quota "
+    'googleapiclient.errors.HttpError: <HttpError 429 when requesting ... returned "Quota '
     "'TPUV5sLitepodPerProjectPerZoneForTPUAPI' exceeded. Limit: 16 in zone us-west4-a.\">",
     "ResourceExhausted: 429 The following quota metrics exceed quota limits: "
     "tpu.googleapis.com/v5e_cores",
@@ -119,6 +119,8 @@ def test_a_setup_failure_is_refused_and_says_why(engine, report, kind, note):
     assert any(note in n for n in answer.to_dict()["notes"])
     shown = answer_text(answer, engine.kb)
     assert "No confident match" in shown and note in shown.split("No confident match")[1]
+    # the nearest entries come without the model's confidences, which would contradict the refusal
+    assert "confidence" not in shown
 
 
 def test_a_specific_signature_still_answers_beside_a_setup_line(engine):

@@ -21,12 +21,16 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     for note in answer.notes:
         out.append(f"{t(lang, 'cli.cut')}: {note}")
     if answer.abstained:
+        # Refused for a reason of its own (a setup failure, an unread script): the model's
+        # confidences would contradict "no confident match", so the entries come without them.
+        refusal = abstention_note(answer.facts, lang)
         out.append(t(lang, "answer.none"))
         if answer.results:
             out.append(f"{t(lang, 'cli.nearest')}:")
             for r in answer.results[:3]:
-                out.append(f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})")
-        out.append(abstention_note(answer.facts, lang) or t(lang, "cli.hint"))
+                shown = "" if refusal else f" ({conf} {r.confidence:.2f})"
+                out.append(f"  - {r.title} [{r.id}]{shown}")
+        out.append(refusal or t(lang, "cli.hint"))
         return "\n".join(out)
     best = answer.results[0]
     entry = kb.get(best.id)

@@ -187,6 +187,8 @@ async def test_a_setup_failure_is_refused_with_the_reason(make):
         shown = " ".join(text_of(app).split())
         assert "No confident match" in shown
         assert "reads like an installation or version problem (“ImportError”)" in shown
+        # the nearest entries are listed without confidences that would contradict the refusal
+        assert "alt+1" in shown and "%" not in shown.split("No confident match")[1]
 
 
 @aio

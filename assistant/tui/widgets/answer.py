@@ -110,10 +110,12 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.empty"), classes="abstain")
             return
         if a.abstained:
+            # Refused for a reason of its own (a setup failure, an unread script): the model's
+            # confidences would contradict "no confident match", so the entries come without them.
+            note = abstention_note(a.facts, self.lang)
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
-            yield from self._candidates(a.results[:MAX_CANDIDATES], start=1)
-            note = abstention_note(a.facts, self.lang)
+            yield from self._candidates(a.results[:MAX_CANDIDATES], start=1, confidence=not note)
             yield Static(note or t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
@@ -163,14 +165,17 @@ class AnswerView(RecomposingView):
         script = self.answer.facts.other_script if self.answer is not None else None
         return t(self.lang, "answer.note_script", script=script) if script else ""
 
-    def _candidates(self, results: list[Result], start: int) -> ComposeResult:
+    def _candidates(
+        self, results: list[Result], start: int, confidence: bool = True
+    ) -> ComposeResult:
         for n, r in enumerate(results, start=start):
             label = Text()
             label.append(f"alt+{n} ", "bold")
             label.append(self._title(r.id, r.title))
             if r.source == "user":
                 label.append(f" ({t(self.lang, 'answer.yours')})", "italic")
-            label.append(f"  {pct(r.confidence)}", "dim")
+            if confidence:
+                label.append(f"  {pct(r.confidence)}", "dim")
             classes = "candidate" + (" chosen" if r.id == self.entry_id else "")
             yield CandidateLink(r.id, label, classes=classes)
 
