@@ -87,8 +87,10 @@ def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a setup failure the guide does not cover (`text.setup`), or much of the input
     in a script it does not read. None when neither applies."""
+    if facts.setup and facts.setup["kind"] == "capacity":
+        return t(lang, "answer.note_setup.capacity", **facts.setup)
     if facts.setup:
-        return t(lang, f"answer.note_setup.{facts.setup['kind']}", **facts.setup)
+        return t(lang, "answer.note_setup.install", **facts.setup)
     if facts.other_script:
         return t(lang, "answer.note_script", script=facts.other_script)
     return None

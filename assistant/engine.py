@@ -290,7 +290,12 @@ class Engine:
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k, related=self._related)
         if ranked.abstained and facts.setup:
-            notes.append(t("en", f"note.setup.{facts.setup['kind']}", **facts.setup))
+            capacity = facts.setup["kind"] == "capacity"
+            notes.append(
+                t("en", "note.setup.capacity", **facts.setup)
+                if capacity
+                else t("en", "note.setup.install", **facts.setup)
+            )
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None
