@@ -85,12 +85,15 @@ class Answer:
 
 def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
-    the general hint: a setup failure the guide does not cover (`text.setup`), or much of the input
-    in a script it does not read. None when neither applies."""
-    if facts.setup and facts.setup["kind"] == "capacity":
-        return t(lang, "answer.note_setup.capacity", **facts.setup)
-    if facts.setup:
-        return t(lang, "answer.note_setup.install", **facts.setup)
+    the general hint: a problem the guide does not cover (`text.outside`), or much of the input in
+    a script it does not read. None when neither applies."""
+    kind = facts.outside["kind"] if facts.outside else None
+    if facts.outside and kind == "capacity":
+        return t(lang, "answer.note_outside.capacity", **facts.outside)
+    if facts.outside and kind == "numerics":
+        return t(lang, "answer.note_outside.numerics", **facts.outside)
+    if facts.outside:
+        return t(lang, "answer.note_outside.install", **facts.outside)
     if facts.other_script:
         return t(lang, "answer.note_script", script=facts.other_script)
     return None

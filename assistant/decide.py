@@ -30,8 +30,8 @@ confidence scaled by their odds against it under the listwise ranking model
 (`runner_up_confidence`).
 
 An input mostly in a script nothing here reads is abstained on unless a specific signature
-settled it (`unread`); so is a report whose decisive line is a failure to install the software or
-to get TPU capacity, which the guide does not cover (`outside_guide`).
+settled it (`unread`); so is a report whose decisive line names a problem the guide does not cover:
+installing the software, TPU capacity or quota, a NaN loss (`outside_guide`).
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
@@ -70,7 +70,7 @@ FEATURES = (
 )
 
 # A signature this specific is TPU evidence (feature `tpu`) and settles an input in a script
-# nothing here reads (`unread`) or one with a setup failure (`outside_guide`).
+# nothing here reads (`unread`) or one naming a problem outside the guide (`outside_guide`).
 SPECIFIC_SIGNATURE = 0.8
 
 # The channels whose agreement on the top entry is a feature (see `agreement`).
@@ -239,9 +239,9 @@ def unread(retrieval: Retrieval, top: Scored) -> bool:
 
 
 def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
-    """A key line says the software could not be installed or loaded, or that there was no capacity
-    or quota for the TPU (`text.setup`), and no specific signature of the answer explains that line:
-    the guide behind the knowledge base does not cover setting a TPU up, so the assistant abstains
-    and says why (the answer's notes). The confidence model has next to nothing to learn this
-    from: none of the real reports it is fitted on has such a line."""
-    return bool(retrieval.facts.setup) and not settled(top)
+    """A key line names a problem the guide behind the knowledge base does not cover — the software
+    could not be installed or loaded, there was no capacity or quota for the TPU, the loss became
+    NaN (`text.outside`) — and no specific signature of the answer explains that line: the
+    assistant abstains and says why (the answer's notes). The confidence model has next to nothing
+    to learn this from: none of the real reports it is fitted on has such a line."""
+    return bool(retrieval.facts.outside) and not settled(top)

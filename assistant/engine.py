@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import decide, paths, store
 from .answer import Answer, Result
@@ -289,13 +290,8 @@ class Engine:
             note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k, related=self._related)
-        if ranked.abstained and facts.setup:
-            capacity = facts.setup["kind"] == "capacity"
-            notes.append(
-                t("en", "note.setup.capacity", **facts.setup)
-                if capacity
-                else t("en", "note.setup.install", **facts.setup)
-            )
+        if ranked.abstained and facts.outside:
+            notes.append(_outside_note(facts.outside))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None
@@ -340,3 +336,12 @@ class Engine:
                 "lex": round(s.evidence.lex, 4),
             },
         )
+
+
+def _outside_note(outside: dict[str, Any]) -> str:
+    """The `ask --json` note for an answer refused as outside the guide (English, as all notes)."""
+    if outside["kind"] == "capacity":
+        return t("en", "note.outside.capacity", **outside)
+    if outside["kind"] == "numerics":
+        return t("en", "note.outside.numerics", **outside)
+    return t("en", "note.outside.install", **outside)

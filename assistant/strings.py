@@ -174,17 +174,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "português): só as palavras em alfabeto latino, as linhas de erro e o código foram "
         "comparados",
     ),
-    "note.setup.install": (
+    "note.outside.install": (
         "line {line} reads like an installation or version problem (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
         "a linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
-    "note.setup.capacity": (
+    "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
         "a linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.numerics": (
+        "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
+        "behind tpu-assist does not cover",
+        "a linha {line} parece um problema numérico (“{text}”), que o guia de solução de problemas "
+        "por trás do tpu-assist não cobre",
     ),
     "note.signatures_only": (
         "answered from error signatures alone (the embedding model was not needed)",
@@ -724,7 +730,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Boa parte da sua entrada está em escrita {script}, que eu não leio: leio inglês e "
         "português. Descreva o problema numa dessas línguas ou cole as linhas de erro como estão.",
     ),
-    "answer.note_setup.install": (
+    "answer.note_outside.install": (
         "Line {line} reads like an installation or version problem (“{text}”), which the guide I "
         "answer from does not cover. Install the framework and its TPU runtime as one matched set "
         "(jax[tpu] and its libtpu, torch and torch_xla of the same release, TensorFlow and its TPU "
@@ -734,13 +740,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "compatível (jax[tpu] e sua libtpu, torch e torch_xla da mesma versão, TensorFlow e sua "
         "versão de software da TPU) num ambiente limpo e pergunte de novo com o próximo erro.",
     ),
-    "answer.note_setup.capacity": (
+    "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "
         "from does not cover. Try another zone that offers this TPU type, retry later, or request "
         "more quota in the Cloud console (IAM & Admin > Quotas).",
         "A linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia em que me "
         "baseio não cobre. Tente outra zona que ofereça esse tipo de TPU, tente mais tarde ou "
         "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
+    ),
+    "answer.note_outside.numerics": (
+        "Line {line} reads like a numerical problem (“{text}”): the loss or a tensor became NaN or "
+        "infinite, which the guide I answer from does not cover. Lower the learning rate, look for "
+        "NaN or Inf in the input data and for values that overflow in bfloat16; "
+        "tf.debugging.enable_check_numerics(), jax.config.update('jax_debug_nans', True) or "
+        "torch.autograd.set_detect_anomaly(True) stops at the first operation that makes one.",
+        "A linha {line} parece um problema numérico (“{text}”): a perda ou um tensor virou NaN ou "
+        "infinito, o que o guia em que me baseio não cobre. Reduza a taxa de aprendizado, procure "
+        "NaN ou Inf nos dados de entrada e valores que estouram em bfloat16; "
+        "tf.debugging.enable_check_numerics(), jax.config.update('jax_debug_nans', True) ou "
+        "torch.autograd.set_detect_anomaly(True) param na primeira operação que gera um.",
     ),
     "answer.note_cut": (
         "Your input was long: it was searched by its key lines.",

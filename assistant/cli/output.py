@@ -21,8 +21,8 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     for note in answer.notes:
         out.append(f"{t(lang, 'cli.cut')}: {note}")
     if answer.abstained:
-        # Refused for a reason of its own (a setup failure, an unread script): the model's
-        # confidences would contradict "no confident match", so the entries come without them.
+        # Refused for a reason of its own (a problem outside the guide, an unread script): the
+        # model's confidences would contradict "no confident match", so the entries come without.
         refusal = abstention_note(answer.facts, lang)
         out.append(t(lang, "answer.none"))
         if answer.results:

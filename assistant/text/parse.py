@@ -16,8 +16,8 @@ from .. import placeholders
 from .domain import read_context
 from .ids import PROJECT_ID
 from .normalize import Normalized, normalize
+from .outside import read_outside
 from .profile import read_profile
-from .setup import read_setup
 from .tokens import STOP_EN, STOP_PT, fold
 
 KEY_LINES = 12
@@ -126,9 +126,10 @@ class Facts:
     # the script of much of the text when it is one the model and the lexicon do not read (Chinese,
     # Cyrillic…): said in the answer's notes, so an abstention is explained (see `unread_script`)
     other_script: str | None = None
-    # a key line saying the software could not be installed or loaded, or there was no capacity or
-    # quota: {"kind": "install" | "capacity", "text", "line"} (see `text.setup`)
-    setup: dict[str, Any] | None = None
+    # a key line naming a problem the guide does not cover — the software could not be installed or
+    # loaded, no capacity or quota, a NaN loss: {"kind": "install" | "capacity" | "numerics",
+    # "text", "line"} (see `text.outside`)
+    outside: dict[str, Any] | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
@@ -316,7 +317,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts = Facts(line_count=len(norm.lines), truncated=norm.truncated)
     key = select_key_lines(norm)
     facts.key_lines = [{"line": norm.line_numbers[i], "text": t} for i, t in key]
-    facts.setup = read_setup(facts.key_lines)
+    facts.outside = read_outside(facts.key_lines)
     scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
 
     seen_exc: set[tuple[str, str]] = set()

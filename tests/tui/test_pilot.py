@@ -171,7 +171,7 @@ async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
 
 
 @aio
-async def test_a_setup_failure_is_refused_with_the_reason(make):
+async def test_a_problem_outside_the_guide_is_refused_with_the_reason(make):
     """An installation failure pasted in a burst: the guide does not cover installing the
     frameworks, so the answer is refused and the hint says what the line reads like."""
     app = make()

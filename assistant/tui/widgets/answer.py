@@ -110,8 +110,8 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.empty"), classes="abstain")
             return
         if a.abstained:
-            # Refused for a reason of its own (a setup failure, an unread script): the model's
-            # confidences would contradict "no confident match", so the entries come without them.
+            # Refused for a reason of its own (a problem outside the guide, an unread script): the
+            # model's confidences would contradict "no confident match": entries come without.
             note = abstention_note(a.facts, self.lang)
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")

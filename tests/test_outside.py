@@ -1,6 +1,6 @@
-"""Setup failures (assistant/text/setup.py): installation, version and capacity problems, which the
-guide behind the knowledge base does not cover, are told apart from the TPU problems it does cover,
-and an answer refused because of one says why."""
+"""Problems outside the guide (assistant/text/outside.py): installation, version, capacity and
+numerical problems, which the guide behind the knowledge base does not cover, are told apart from
+the TPU problems it does cover, and an answer refused because of one says why."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from assistant.answer import abstention_note
 from assistant.cli.output import answer_text
 from assistant.text.normalize import normalize
+from assistant.text.outside import read_outside
 from assistant.text.parse import parse
-from assistant.text.setup import read_setup
 
 INSTALL = [
     "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux-gnu.so: "
@@ -36,8 +36,17 @@ CAPACITY = [
     "ResourceExhausted: 429 The following quota metrics exceed quota limits: "
     "tpu.googleapis.com/v5e_cores",
 ]
-# TPU problems the knowledge base covers, worded close to the setup failures above.
-NOT_SETUP = [
+NUMERICS = [
+    "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "
+    "during training.",
+    "InvalidArgumentError: Tensor had NaN values [[{{node CheckNumerics}}]]",
+    "step 1200: loss = nan, lr = 0.0003",
+    "after a few hundred steps on the v5e the loss becomes NaN",
+    "a perda virou nan depois de trocar para bfloat16 na TPU",
+    "FloatingPointError: invalid value (nan) encountered in jit(train_step); NaN gradients",
+]
+# TPU problems the knowledge base covers, worded close to the problems above.
+NOT_OUTSIDE = [
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
     "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by "
@@ -50,28 +59,37 @@ NOT_SETUP = [
     "CLI component manager is disabled for this installation.",
     "I import the dataset with tf.data and both versions of my model train slower on the TPU",
     "Waiting for SSH key to propagate.",
+    "the training loss is higher on the TPU than on my GPU after 10 epochs",
+    "loss: 0.4312 - accuracy: 0.8811 - val_loss: 0.5120",
+    "NaN-free data pipeline: I filter out rows with missing values before batching",
 ]
 
 
-def _setup(text: str):
-    return parse(normalize(text)).setup
+def _outside(text: str):
+    return parse(normalize(text)).outside
 
 
 @pytest.mark.parametrize("line", INSTALL)
 def test_installation_and_version_failures_are_read(line):
-    found = _setup(line)
+    found = _outside(line)
     assert found is not None and found["kind"] == "install" and found["line"] == 1
 
 
 @pytest.mark.parametrize("line", CAPACITY)
 def test_capacity_and_quota_failures_are_read(line):
-    found = _setup(line)
+    found = _outside(line)
     assert found is not None and found["kind"] == "capacity"
 
 
-@pytest.mark.parametrize("line", NOT_SETUP)
-def test_the_problems_the_guide_covers_are_not_setup_failures(line):
-    assert _setup(line) is None
+@pytest.mark.parametrize("line", NUMERICS)
+def test_nan_and_inf_losses_are_read(line):
+    found = _outside(line)
+    assert found is not None and found["kind"] == "numerics"
+
+
+@pytest.mark.parametrize("line", NOT_OUTSIDE)
+def test_the_problems_the_guide_covers_are_not_outside_it(line):
+    assert _outside(line) is None
 
 
 def test_only_key_lines_are_read_and_the_first_one_counts():
@@ -80,12 +98,12 @@ def test_only_key_lines_are_read_and_the_first_one_counts():
         {"line": 9, "text": "ModuleNotFoundError: No module named 'jax'"},
         {"line": 12, "text": "There is no more capacity in the zone"},
     ]
-    assert read_setup(keys) == {
+    assert read_outside(keys) == {
         "kind": "install",
         "text": "ModuleNotFoundError",
         "line": 9,
     }
-    assert read_setup([]) is None
+    assert read_outside([]) is None
 
 
 REPORT = """torch_xla fails to import on my TPU VM
@@ -105,16 +123,26 @@ ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no m
 """
 
 
+NAN_REPORT = """Flax training on a v4-8 diverges
+
+I moved my ViT to bfloat16 on the TPU VM and after ~300 steps:
+step 280 | loss 2.871 | grad_norm 11.2
+step 300 | loss nan | grad_norm nan
+Everything after that is nan too. Same code in float32 on a GPU trains fine.
+"""
+
+
 @pytest.mark.parametrize(
     ("report", "kind", "note"),
     [
         (REPORT, "install", "reads like an installation or version problem"),
         (CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
+        (NAN_REPORT, "numerics", "reads like a numerical problem"),
     ],
 )
-def test_a_setup_failure_is_refused_and_says_why(engine, report, kind, note):
+def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):
     answer = engine.ask(report)
-    assert answer.facts.setup is not None and answer.facts.setup["kind"] == kind
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == kind
     assert answer.abstained
     assert any(note in n for n in answer.to_dict()["notes"])
     shown = answer_text(answer, engine.kb)
@@ -123,7 +151,7 @@ def test_a_setup_failure_is_refused_and_says_why(engine, report, kind, note):
     assert "confidence" not in shown
 
 
-def test_a_specific_signature_still_answers_beside_a_setup_line(engine):
+def test_a_specific_signature_still_answers_beside_such_a_line(engine):
     """A missing profiler plugin is the op-profiling entry's own signature; an HBM OOM after an
     import warning is still an HBM OOM."""
     plugin = (
@@ -132,7 +160,7 @@ def test_a_specific_signature_still_answers_beside_a_setup_line(engine):
         "No module named 'tensorboard_plugin_profile'"
     )
     answer = engine.ask(plugin)
-    assert answer.facts.setup is not None
+    assert answer.facts.outside is not None
     assert not answer.abstained and answer.results[0].id == "op-profiling"
     assert not any("installation" in n for n in answer.notes)
     oom = (
@@ -151,3 +179,6 @@ def test_the_note_is_in_the_answers_language(lang):
     assert note is not None and "4" in note and "(“no more capacity in the zone”)" in note
     assert ("another zone" if lang == "en" else "outra zona") in note
     assert abstention_note(parse(normalize("TPU training is slow")), lang) is None
+    nan = abstention_note(parse(normalize(NAN_REPORT)), lang)
+    assert nan is not None and "jax_debug_nans" in nan
+    assert ("learning rate" if lang == "en" else "taxa de aprendizado") in nan

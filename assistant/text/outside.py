@@ -1,0 +1,78 @@
+"""Problems outside the guide: a report whose decisive line says the software could not be
+installed, loaded or matched to its runtime (`install`), that Google Cloud had no capacity or quota
+for the TPU (`capacity`), or that the loss or a tensor became NaN or infinite (`numerics`).
+
+The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
+ways its entries name; it does not cover installing the frameworks, getting capacity, or numerical
+instability. Such reports share many words with its entries ("TPU", "jax", "torch_xla", "create",
+"UnavailableError", "loss") and were answered with confidence as a connection, creation, shape or
+loop problem, so the decision (`decide.outside_guide`) abstains on them unless a specific signature
+of an entry explains the line (a missing profiler plugin is the op-profiling entry's own), and the
+answer says why and what to check instead (`answer.note_outside.*`).
+
+Only the key lines are read (`Facts.key_lines`: the title and the error lines), so a warning deep in
+a long log does not turn a TPU problem the guide covers into one it does not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_FRAMEWORK = r"(?:tensorflow|jax|jaxlib|torch|torch_xla|keras|flax|libtpu)"
+
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "install",
+        re.compile(
+            # a module or a shared library that does not load
+            r"\bImportError\b|\bModuleNotFoundError\b|\bundefined symbol\b|"
+            r"\bcannot open shared object file\b|"
+            # versions that do not go together
+            r"\bversions? (?:mismatch|do(?:es)?n'?t match|do(?:es)? not match|are incompatible)\b|"
+            r"\bmismatched\b[\w ]{0,40}\bversion\b|"
+            r"\bincompatible (?:with )?(?:" + _FRAMEWORK + r"|version)\b|"
+            # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
+            r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
+            # pip could not install the package at all
+            r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
+            r"\bFailed building wheel\b",
+            re.I,
+        ),
+    ),
+    (
+        "capacity",
+        re.compile(
+            r"\bno more capacity in the zone\b|\binsufficient (?:reserved )?capacity\b|"
+            r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
+            r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
+            r"\bexceeded (?:the )?quota\b|\bQuota '[\w.-]+' exceeded\b",
+            re.I,
+        ),
+    ),
+    (
+        "numerics",
+        re.compile(
+            # TensorFlow's own words for it
+            r"\bNanLossDuringTrainingError\b|\bhad NaN values\b|\bFound Inf or NaN\b|"
+            # NaN or inf shortly after the loss or the gradients ("loss = nan", "loss became NaN",
+            # "a perda virou nan", "grad_norm inf")
+            r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
+            r"\b(?:nan|inf|infinite|infinity|infinito)\b|"
+            r"\bNaN (?:loss|gradients?)\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind":
+    "install", "capacity" or "numerics", "text": the words that say so, "line": its line number};
+    None if there is none."""
+    for key in key_lines:
+        for kind, rx in _RULES:
+            m = rx.search(key["text"])
+            if m:
+                return {"kind": kind, "text": m.group(0), "line": key["line"]}
+    return None
