@@ -122,9 +122,10 @@ class Outcome:
 class Metrics:
     n_in: int = 0
     n_oos: int = 0
-    hit1: float = 0.0
-    hit3: float = 0.0
-    mrr: float = 0.0
+    hit1: float = 0.0  # the first answer right and given: abstaining counts as a miss
+    hit3: float = 0.0  # a right entry in the top 3 of a given answer
+    mrr: float = 0.0  # mean reciprocal rank of the right entry, 0 for an abstention
+    hit1_ranking: float = 0.0  # the right entry ranked first, whether or not the answer was given
     false_abstention: float = 0.0
     oos_abstention: float = 0.0
     breakdown: dict = field(default_factory=dict)
@@ -140,9 +141,13 @@ def _core(outcomes: list[Outcome]) -> dict:
     oos = [o for o in outcomes if o.query.topic == OOS]
     d: dict[str, float] = {"n_in": len(ins), "n_oos": len(oos)}
     if ins:
-        d["hit1"] = sum(o.rank == 1 for o in ins) / len(ins)
-        d["hit3"] = sum(o.rank is not None and o.rank <= 3 for o in ins) / len(ins)
-        d["mrr"] = sum(1 / o.rank for o in ins if o.rank) / len(ins)
+        # An abstention is a miss for hit@k and MRR (the person got no answer); `hit1_ranking`
+        # is the ranking's own quality, abstention aside. Baselines never abstain.
+        given = [o for o in ins if not o.abstained]
+        d["hit1"] = sum(o.rank == 1 for o in given) / len(ins)
+        d["hit3"] = sum(o.rank is not None and o.rank <= 3 for o in given) / len(ins)
+        d["mrr"] = sum(1 / o.rank for o in given if o.rank) / len(ins)
+        d["hit1_ranking"] = sum(o.rank == 1 for o in ins) / len(ins)
         d["false_abstention"] = sum(o.abstained for o in ins) / len(ins)
     if oos:
         d["oos_abstention"] = sum(o.abstained for o in oos) / len(oos)

@@ -5,7 +5,8 @@
 
 QUERIES.jsonl has one object per line: id, query, topic (an entry id or "out-of-scope"), and
 optionally kind, lang and note (an `also: <id>` in the note names a second entry that is also right;
-ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-scope queries,
+ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-scope queries (an
+abstention counts as a miss; `ranked@1` is the ranking alone, abstention aside),
 abstention on the out-of-scope ones and false abstention on the in-scope ones, broken down by lang
 and kind, for tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS)
 alone; then prints which entry took which entry's inputs (the confusion) and tpu-assist's misses
@@ -52,14 +53,22 @@ def fmt(x) -> str:
 
 def report(systems: dict[str, list[Outcome]]) -> dict:
     out = {name: metrics(o).to_dict() for name, o in systems.items()}
-    print(f"{'system':12} {'hit@1':>6} {'hit@3':>6} {'MRR':>6} {'false-abst':>10} {'oos-abst':>9}")
+    print(
+        f"{'system':12} {'hit@1':>6} {'hit@3':>6} {'MRR':>6} {'ranked@1':>8} "
+        f"{'false-abst':>10} {'oos-abst':>9}"
+    )
     for name, m in out.items():
         abst = name == "tpu-assist"
         print(
             f"{name:12} {fmt(m.get('hit1')):>6} {fmt(m.get('hit3')):>6} {fmt(m.get('mrr')):>6} "
+            f"{fmt(m.get('hit1_ranking')):>8} "
             f"{fmt(m.get('false_abstention') if abst else None):>10} "
             f"{fmt(m.get('oos_abstention') if abst else None):>9}"
         )
+    print(
+        "(hit@k and MRR count an abstention as a miss; ranked@1: the right entry first, "
+        "abstention aside)"
+    )
     m = out["tpu-assist"]
     print(f"\nin-scope: {m['n_in']}  out-of-scope: {m['n_oos']}\n\nbreakdown (tpu-assist):")
     for group, g in m["breakdown"].items():
