@@ -87,12 +87,12 @@ def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a problem the guide does not cover (`text.outside`), or much of the input in
     a script it does not read. None when neither applies."""
-    kind = facts.outside["kind"] if facts.outside else None
-    if facts.outside and kind == "capacity":
-        return t(lang, "answer.note_outside.capacity", **facts.outside)
-    if facts.outside and kind == "numerics":
-        return t(lang, "answer.note_outside.numerics", **facts.outside)
     if facts.outside:
+        kind = facts.outside["kind"]
+        if kind == "capacity":
+            return t(lang, "answer.note_outside.capacity", **facts.outside)
+        if kind == "numerics":
+            return t(lang, "answer.note_outside.numerics", **facts.outside)
         return t(lang, "answer.note_outside.install", **facts.outside)
     if facts.other_script:
         return t(lang, "answer.note_script", script=facts.other_script)
