@@ -62,6 +62,18 @@ NOT_OUTSIDE = [
     "the training loss is higher on the TPU than on my GPU after 10 epochs",
     "loss: 0.4312 - accuracy: 0.8811 - val_loss: 0.5120",
     "NaN-free data pipeline: I filter out rows with missing values before batching",
+    # starting values, printed or set by every run: not a loss that became infinite
+    "Epoch 1: val_loss improved from inf to 0.53210, saving model to /tmp/ckpt",
+    "Epoch 00003: val_loss did not improve from inf",
+    "best_loss = float('inf')",
+    'min_loss = float("inf")',
+    "lowest_loss = np.inf",
+    # TensorFlow's start-up warnings on a machine without a GPU (every TPU VM and Colab TPU)
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
+    "No such file or directory",
+    "2024-03-02 10:11:12.345678: W external/xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] "
+    "Unable to register cuDNN factory: libcudnn.so.8: cannot open shared object file",
 ]
 
 

@@ -56,13 +56,21 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # TensorFlow's own words for it
             r"\bNanLossDuringTrainingError\b|\bhad NaN values\b|\bFound Inf or NaN\b|"
             # NaN or inf shortly after the loss or the gradients ("loss = nan", "loss became NaN",
-            # "a perda virou nan", "grad_norm inf")
+            # "a perda virou nan", "grad_norm inf"), but not a starting value: Keras's "val_loss
+            # improved from inf" on every first epoch, `best_loss = float("inf")`, `np.inf`
             r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
-            r"\b(?:nan|inf|infinite|infinity|infinito)\b|"
+            r"(?<!from )(?<![.'\"])\b(?:nan|inf|infinite|infinity|infinito)\b|"
             r"\bNaN (?:loss|gradients?)\b",
             re.I,
         ),
     ),
+)
+
+
+# Lines that look like a failed install and are harmless: TensorFlow logs at every start on a
+# machine without a GPU (a TPU VM, Colab) that it could not load the CUDA libraries.
+_HARMLESS = re.compile(
+    r"Could not load dynamic library|dso_loader|\blib(?:cu\w*|nv\w*|tensorrt\w*)\.so", re.I
 )
 
 
@@ -71,6 +79,8 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     "install", "capacity" or "numerics", "text": the words that say so, "line": its line number};
     None if there is none."""
     for key in key_lines:
+        if _HARMLESS.search(key["text"]):
+            continue
         for kind, rx in _RULES:
             m = rx.search(key["text"])
             if m:
