@@ -21,10 +21,11 @@ REAL = Path(
 )
 
 # Cross-validated floors (abstaining counts as a miss for hit@k).
-# Recorded (5 folds): hit@1 0.943, hit@3 0.977, out-of-scope abstention 0.79, false abstention 0.02;
-# by kind, hit@1 on pasted errors 0.98 and on described symptoms 0.93; ahead of BM25 alone (0.793)
-# by 0.15 and of dense alone (0.828) by 0.11 at hit@1. Each floor leaves about two reports of slack.
-FLOORS = {"hit1": 0.92, "hit3": 0.95, "oos_abstention": 0.73, "hit1_ranking": 0.92}
+# Recorded (5 folds): hit@1 0.943, hit@3 0.966, out-of-scope abstention 0.88, false abstention
+# 0.035; by kind, hit@1 on pasted errors 0.98 and on described symptoms 0.93; ahead of BM25 alone
+# (0.805) by 0.14 and of dense alone (0.828) by 0.11 at hit@1. Each floor leaves about two reports
+# of slack (the false-abstention ceiling, set at 0.023, now one).
+FLOORS = {"hit1": 0.92, "hit3": 0.95, "oos_abstention": 0.82, "hit1_ranking": 0.92}
 KIND_FLOORS = {"error": 0.93, "symptom": 0.85}
 CEILINGS = {"false_abstention": 0.04}
 BASELINE_LEAD = 0.08  # cross-validated hit@1 over each single channel's, a little under 0.10
