@@ -83,17 +83,37 @@ class Answer:
         )
 
 
+def outside_notes(outside: dict[str, Any], lang: str) -> tuple[str, str]:
+    """For a problem outside the guide (`Facts.outside`): the `ask --json` note (in English, as all
+    notes) and what to tell the person in `lang`, with what to check instead."""
+    if outside["kind"] == "capacity":
+        return (
+            t("en", "note.outside.capacity", **outside),
+            t(lang, "answer.note_outside.capacity", **outside),
+        )
+    if outside["kind"] == "numerics":
+        return (
+            t("en", "note.outside.numerics", **outside),
+            t(lang, "answer.note_outside.numerics", **outside),
+        )
+    return (
+        t("en", "note.outside.install", **outside),
+        t(lang, "answer.note_outside.install", **outside),
+    )
+
+
+def script_note(facts: Facts, lang: str) -> str | None:
+    """Why the input was only partly read, when much of it is in a script tpu-assist does not
+    read; None otherwise."""
+    if facts.other_script:
+        return t(lang, "answer.note_script", script=facts.other_script)
+    return None
+
+
 def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a problem the guide does not cover (`text.outside`), or much of the input in
     a script it does not read. None when neither applies."""
     if facts.outside:
-        kind = facts.outside["kind"]
-        if kind == "capacity":
-            return t(lang, "answer.note_outside.capacity", **facts.outside)
-        if kind == "numerics":
-            return t(lang, "answer.note_outside.numerics", **facts.outside)
-        return t(lang, "answer.note_outside.install", **facts.outside)
-    if facts.other_script:
-        return t(lang, "answer.note_script", script=facts.other_script)
-    return None
+        return outside_notes(facts.outside, lang)[1]
+    return script_note(facts, lang)

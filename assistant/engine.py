@@ -11,10 +11,9 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from . import decide, paths, store
-from .answer import Answer, Result
+from .answer import Answer, Result, outside_notes
 from .calibration import Calibration
 from .decide import decisive
 from .explain import explain, explain_context
@@ -291,7 +290,7 @@ class Engine:
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k, related=self._related)
         if ranked.abstained and facts.outside:
-            notes.append(_outside_note(facts.outside))
+            notes.append(outside_notes(facts.outside, lang)[0])
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None
@@ -336,12 +335,3 @@ class Engine:
                 "lex": round(s.evidence.lex, 4),
             },
         )
-
-
-def _outside_note(outside: dict[str, Any]) -> str:
-    """The `ask --json` note for an answer refused as outside the guide (English, as all notes)."""
-    if outside["kind"] == "capacity":
-        return t("en", "note.outside.capacity", **outside)
-    if outside["kind"] == "numerics":
-        return t("en", "note.outside.numerics", **outside)
-    return t("en", "note.outside.install", **outside)

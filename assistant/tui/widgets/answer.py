@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Static
 
-from ...answer import abstention_note
+from ...answer import abstention_note, script_note
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
@@ -150,20 +150,14 @@ class AnswerView(RecomposingView):
         yield from self._values()
         if a.notes and a.facts.truncated:
             yield Static(t(self.lang, "answer.note_cut"), classes="hint")
-        script_note = self._script_note()
-        if script_note:
-            yield Static(script_note, classes="hint")
+        unread = script_note(a.facts, self.lang)
+        if unread:
+            yield Static(unread, classes="hint")
         if len(a.results) > 1:
             yield Static(t(self.lang, "answer.others"), classes="label")
             yield from self._candidates(a.results[1:MAX_CANDIDATES], start=2)
         if self.entry_id and self.entry_id != best.id:
             yield from self._chosen()
-
-    def _script_note(self) -> str:
-        """Why the input was only partly read, when much of it is in a script this tool does not
-        read ("" otherwise)."""
-        script = self.answer.facts.other_script if self.answer is not None else None
-        return t(self.lang, "answer.note_script", script=script) if script else ""
 
     def _candidates(
         self, results: list[Result], start: int, confidence: bool = True
