@@ -212,6 +212,11 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
                 )
             )
             yield Problem(path, f"{field_name}[{i}].captures", "E031", detail)
+        if sig.example is not None and rx.search(sig.example) is None:
+            # the example is what the dense index embeds for the signature and what a reader
+            # takes as the message it catches: one the pattern misses misleads both
+            where = f"{field_name}[{i}].example"
+            yield Problem(path, where, "E032", "is not matched by the signature's pattern")
 
 
 def _lookalike_problems(path: str, entry: Entry) -> Iterator[Problem]:
