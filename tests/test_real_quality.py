@@ -4,7 +4,9 @@ The confidence model and the ranking weights are fitted on these reports too (sc
 so scoring the shipped calibration on them would be a training figure. This test re-runs the
 k-fold cross-validation instead: each fold is fitted without the reports it is scored on. The
 floors sit a little under the figures recorded in assistant/calibration.json ("cross_validation"),
-so an honest regression fails the build while fold noise does not."""
+so an honest regression fails the build while fold noise does not; the cross-validation is
+repeated over several partitions because one partition's figures move by a report or two with the
+partition alone."""
 
 from __future__ import annotations
 
@@ -20,14 +22,17 @@ REAL = Path(
     )
 )
 
-# Cross-validated floors (abstaining counts as a miss for hit@k).
-# Recorded (5 folds): hit@1 0.943, hit@3 0.966, out-of-scope abstention 0.88, false abstention
-# 0.035; by kind, hit@1 on pasted errors 0.98 and on described symptoms 0.93; ahead of BM25 alone
-# (0.805) by 0.14 and of dense alone (0.828) by 0.11 at hit@1. Each floor leaves about two reports
-# of slack (the false-abstention ceiling, set at 0.023, now one).
-FLOORS = {"hit1": 0.92, "hit3": 0.95, "oos_abstention": 0.82, "hit1_ranking": 0.92}
-KIND_FLOORS = {"error": 0.93, "symptom": 0.85}
-CEILINGS = {"false_abstention": 0.04}
+# Cross-validated floors (abstaining counts as a miss for hit@k), on the 5-fold cross-validation
+# repeated over 5 partitions and pooled (calibrate.REPEATS). Recorded: hit@1 0.931, hit@3 0.947,
+# ranking hit@1 0.952, out-of-scope abstention 0.853, false abstention 0.048; by kind, hit@1 on
+# pasted errors 0.971 and on described symptoms 0.882; ahead of BM25 alone (0.805) by 0.13 and of
+# dense alone (0.828) by 0.10 at hit@1. Each floor sits about one report under its figure. Until
+# the estimate was pooled they sat under one partition's figures (0.943 / 0.966 / 0.035), which
+# other partitions of the same data and code put 0.01-0.03 lower: such a floor failed on which
+# reports shared a fold, not on the change under test.
+FLOORS = {"hit1": 0.91, "hit3": 0.93, "oos_abstention": 0.82, "hit1_ranking": 0.93}
+KIND_FLOORS = {"error": 0.94, "symptom": 0.84}
+CEILINGS = {"false_abstention": 0.06}
 BASELINE_LEAD = 0.08  # cross-validated hit@1 over each single channel's, a little under 0.10
 
 
