@@ -68,7 +68,10 @@ _TPU_EVIDENCE = re.compile(
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|v100|t4|rtx\s*\d+|rocm|mps|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
-    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker)\b",
+    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
+    # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about
+    # exporting a model to a phone or an edge box, not about training on a Cloud TPU
+    r"onnxruntime|nnapi|tflite|tensorrt|openvino|coreml|android)\b",
     re.I,
 )
 # "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
