@@ -31,6 +31,8 @@ def test_ask_plain_text_and_lang(run_cli):
     r = run_cli("ask", "--lang", "pt", HBM)
     out = r.stdout.decode()
     assert r.returncode == 0 and "Melhor correspondência" in out and "hbm-oom" in out
+    # confidences read as the TUI shows them: a percentage, never "1.00" for a fitted probability
+    assert "confiança >99%" in out and "1.00" not in out
 
 
 def test_ask_abstains_plainly(run_cli):

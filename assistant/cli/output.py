@@ -10,7 +10,7 @@ from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
 from ..retrieval.chunks import entry_full_text
-from ..strings import t
+from ..strings import pct, t
 from ..text.markdown import plain
 
 
@@ -28,7 +28,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
         if answer.results:
             out.append(f"{t(lang, 'cli.nearest')}:")
             for r in answer.results[:3]:
-                shown = "" if refusal else f" ({conf} {r.confidence:.2f})"
+                shown = "" if refusal else f" ({conf} {pct(r.confidence)})"
                 out.append(f"  - {r.title} [{r.id}]{shown}")
         out.append(refusal or t(lang, "cli.hint"))
         return "\n".join(out)
@@ -36,7 +36,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     entry = kb.get(best.id)
     mine = t(lang, "cli.yours") if best.source == "user" else ""
     out.append(
-        f"{t(lang, 'cli.best')}: {best.title} [{best.id}]{mine} — {conf} {best.confidence:.2f}"
+        f"{t(lang, 'cli.best')}: {best.title} [{best.id}]{mine} — {conf} {pct(best.confidence)}"
     )
     for w in best.why:
         out.append(f"  {t(lang, 'cli.why')}: {w}")
@@ -46,7 +46,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
         out += ["", ", ".join(f"{k}={v}" for k, v in answer.values.items())]
     if len(answer.results) > 1:
         out += ["", f"{t(lang, 'cli.others')}:"]
-        out += [f"  - {r.title} [{r.id}] ({conf} {r.confidence:.2f})" for r in answer.results[1:4]]
+        out += [f"  - {r.title} [{r.id}] ({conf} {pct(r.confidence)})" for r in answer.results[1:4]]
     sets = "".join(
         f" --set {k}={v}" for k, v in answer.values.items() if k in ("tpu_name", "zone", "project")
     )
