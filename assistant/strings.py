@@ -614,8 +614,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cli.answer": ("answer with", "responda com"),
     "cli.cut": ("Note", "Nota"),
     "cli.auto": (
-        "from the accelerator type or generation you gave",
-        "do tipo de acelerador ou da geração informados",
+        "answered from a value you gave or your text showed",
+        "respondida por um valor informado ou visto no seu texto",
     ),
     # -- a session exported as Markdown (export.py)
     "md.title": ("tpu-assist session", "Sessão do tpu-assist"),

@@ -116,3 +116,20 @@ def test_an_explicit_answer_wins_over_answer_from():
     chosen = walk(entry, {"generation": "v2"}, overrides={"accelerator_type": "v6e-8"})
     assert chosen.path == [("generation", "v2")] and chosen.auto == []
     assert chosen.values["hbm_gib"] == "8"  # the answer, not the pasted type
+
+
+@pytest.mark.parametrize("entry_id", ["dynamic-shape", "op-profiling"])
+def test_the_framework_a_report_names_answers_the_framework_question(entry_id):
+    from assistant.text.parse import parse
+
+    jax_log = (
+        "jax.errors.ConcretizationTypeError: Abstract tracer value encountered\n(flax on v4-8)"
+    )
+    values = parse(jax_log).values()
+    assert values["framework"] == "jax"
+    w = walk(KB.get(entry_id), {}, overrides=values)
+    assert w.auto == ["framework"] and w.path[0] == ("framework", "jax")
+    # two frameworks named (a torch_xla log quoting tensorflow/compiler paths): the person is asked
+    both = parse("torch_xla ... tensorflow/compiler/xla/xla_client/computation_client.cc:280")
+    assert "framework" not in both.values()
+    assert walk(KB.get(entry_id), {}, overrides=both.values()).auto == []

@@ -47,9 +47,8 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     if len(answer.results) > 1:
         out += ["", f"{t(lang, 'cli.others')}:"]
         out += [f"  - {r.title} [{r.id}] ({conf} {pct(r.confidence)})" for r in answer.results[1:4]]
-    sets = "".join(
-        f" --set {k}={v}" for k, v in answer.values.items() if k in ("tpu_name", "zone", "project")
-    )
+    carried = ("tpu_name", "zone", "project", "framework")
+    sets = "".join(f" --set {k}={v}" for k, v in answer.values.items() if k in carried)
     out += ["", f"{t(lang, 'cli.next')}: tpu-assist walk {best.id}{sets}"]
     return "\n".join(out)
 

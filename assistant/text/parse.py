@@ -147,6 +147,8 @@ class Facts:
                     out[name] = placeholders.validate_value(name, v)
         if self.op_names:
             out["op_name"] = self.op_names[0]
+        if len(self.frameworks) == 1:  # one framework named: a question about it need not be asked
+            out["framework"] = self.frameworks[0]
         if self.batch_size:
             out["batch_size"] = str(self.batch_size)
         return out
