@@ -37,6 +37,23 @@ def test_signature_channel_ignores_cuda_oom(kb):
     assert not [h for h in hits if h.entry_id == "hbm-oom"]
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Compilation failure: Dynamic Spatial Convolution is not supported: %convolution.81 = ...",
+        "Compilation failure: Dynamic Spatial reduce window is not supported: %reduce-window.21",
+        "Compilation failure: Dynamic concatenation is not supported yet: %reshape.3993 = s32[832]",
+    ],
+)
+def test_xla_dynamic_op_refusals_are_dynamic_shape(kb, line):
+    assert {h.entry_id for h in match_signatures(kb.entries, [line])} == {"dynamic-shape"}
+
+
+def test_onnx_runtime_dynamic_shape_is_not_an_xla_refusal(kb):
+    line = "op_support_checker.cc:409 Dynamic shape is not supported for now, for input:x:0"
+    assert not [h for h in match_signatures(kb.entries, [line]) if h.entry_id == "dynamic-shape"]
+
+
 def test_tokenizer_keeps_identifiers_whole_and_folds_accents():
     toks = tokenize("No registered 'StringSplitV2' OpKernel for XLA_TPU_JIT — memória insuficiente")
     assert "xla_tpu_jit" in toks and "xla" in toks and "jit" in toks
