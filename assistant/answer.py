@@ -91,6 +91,11 @@ def outside_notes(outside: dict[str, Any], lang: str) -> tuple[str, str]:
             t("en", "note.outside.capacity", **outside),
             t(lang, "answer.note_outside.capacity", **outside),
         )
+    if outside["kind"] == "storage":
+        return (
+            t("en", "note.outside.storage", **outside),
+            t(lang, "answer.note_outside.storage", **outside),
+        )
     if outside["kind"] == "numerics":
         return (
             t("en", "note.outside.numerics", **outside),

@@ -186,6 +186,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.storage": (
+        "line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} parece um caminho no disco desta máquina passado ao host da TPU "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -747,6 +753,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia em que me "
         "baseio não cobre. Tente outra zona que ofereça esse tipo de TPU, tente mais tarde ou "
         "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
+    ),
+    "answer.note_outside.storage": (
+        "Line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
+        "which the guide I answer from does not cover. On a TPU Node, and on Colab's TPU, the "
+        "TPU's own host reads the data "
+        "and writes checkpoints and summaries, and it cannot see this machine's disk: put them in "
+        "a Cloud Storage bucket (gs://BUCKET/...) the TPU's service account can use.",
+        "A linha {line} parece um caminho no disco desta máquina passado ao host da TPU "
+        "(“{text}”), o que o guia em que me baseio não cobre. Num TPU Node, e na TPU do Colab, é "
+        "o próprio host da TPU que lê os dados e grava checkpoints e resumos, e ele não enxerga o "
+        "disco desta máquina: coloque-os num bucket do Cloud Storage (gs://BUCKET/...) que a "
+        "conta de serviço da TPU possa usar.",
     ),
     "answer.note_outside.numerics": (
         "Line {line} reads like a numerical problem (“{text}”): the loss or a tensor became NaN or "

@@ -1,5 +1,5 @@
-"""Problems outside the guide (assistant/text/outside.py): installation, version, capacity and
-numerical problems, which the guide behind the knowledge base does not cover, are told apart from
+"""Problems outside the guide (assistant/text/outside.py): installation, version, capacity, local
+storage and numerical problems, which the guide behind the knowledge base does not cover, are told apart from
 the TPU problems it does cover, and an answer refused because of one says why."""
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ NUMERICS = [
     "after a few hundred steps on the v5e the loss becomes NaN",
     "a perda virou nan depois de trocar para bfloat16 na TPU",
     "FloatingPointError: invalid value (nan) encountered in jit(train_step); NaN gradients",
+]
+STORAGE = [
+    "UnimplementedError: File system scheme '[local]' not implemented (file: "
+    "'/content/drive/MyDrive/ckpt/model.ckpt-0_temp/part-00000-of-00001')",
+    "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme '[local]' not "
+    "implemented (file: './data/train-00000.tfrecord')",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
 NOT_OUTSIDE = [
@@ -99,6 +105,12 @@ def test_nan_and_inf_losses_are_read(line):
     assert found is not None and found["kind"] == "numerics"
 
 
+@pytest.mark.parametrize("line", STORAGE)
+def test_a_local_path_given_to_the_tpu_is_read(line):
+    found = _outside(line)
+    assert found is not None and found["kind"] == "storage"
+
+
 @pytest.mark.parametrize("line", NOT_OUTSIDE)
 def test_the_problems_the_guide_covers_are_not_outside_it(line):
     assert _outside(line) is None
@@ -135,6 +147,14 @@ ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no m
 """
 
 
+STORAGE_REPORT = """TPUEstimator on Colab cannot save its checkpoint
+
+Training runs on the Colab TPU and then fails when the estimator writes the first checkpoint:
+ERROR:tensorflow:Error recorded from training_loop: File system scheme '[local]' not implemented (file: '/content/model_dir/model.ckpt-0_temp/part-00000-of-00001')
+model_dir is a folder in the notebook's file system.
+"""
+
+
 NAN_REPORT = """Flax training on a v4-8 diverges
 
 I moved my ViT to bfloat16 on the TPU VM and after ~300 steps:
@@ -150,6 +170,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (REPORT, "install", "reads like an installation or version problem"),
         (CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
+        (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):
@@ -193,4 +214,6 @@ def test_the_note_is_in_the_answers_language(lang):
     assert abstention_note(parse(normalize("TPU training is slow")), lang) is None
     nan = abstention_note(parse(normalize(NAN_REPORT)), lang)
     assert nan is not None and "jax_debug_nans" in nan
+    storage = abstention_note(parse(normalize(STORAGE_REPORT)), lang)
+    assert storage is not None and "gs://BUCKET" in storage
     assert ("learning rate" if lang == "en" else "taxa de aprendizado") in nan

@@ -1,6 +1,7 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
 installed, loaded or matched to its runtime (`install`), that Google Cloud had no capacity or quota
-for the TPU (`capacity`), or that the loss or a tensor became NaN or infinite (`numerics`).
+for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
+(`storage`), or that the loss or a tensor became NaN or infinite (`numerics`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, or numerical
@@ -51,6 +52,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # TensorFlow on a TPU Node or Colab's TPU, told to read or write a path on this machine:
+        # the TPU's own host does the reading and writing and cannot see this machine's disk
+        "storage",
+        re.compile(r"\bFile system scheme '\[local\]' not implemented\b", re.I),
+    ),
+    (
         "numerics",
         re.compile(
             # TensorFlow's own words for it
@@ -76,8 +83,8 @@ _HARMLESS = re.compile(
 
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind":
-    "install", "capacity" or "numerics", "text": the words that say so, "line": its line number};
-    None if there is none."""
+    "install", "capacity", "storage" or "numerics", "text": the words that say so, "line": its
+    line number}; None if there is none."""
     for key in key_lines:
         if _HARMLESS.search(key["text"]):
             continue

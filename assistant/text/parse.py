@@ -127,8 +127,8 @@ class Facts:
     # Cyrillic…): said in the answer's notes, so an abstention is explained (see `unread_script`)
     other_script: str | None = None
     # a key line naming a problem the guide does not cover — the software could not be installed or
-    # loaded, no capacity or quota, a NaN loss: {"kind": "install" | "capacity" | "numerics",
-    # "text", "line"} (see `text.outside`)
+    # loaded, no capacity or quota, a local path given to the TPU, a NaN loss: {"kind": "install" |
+    # "capacity" | "storage" | "numerics", "text", "line"} (see `text.outside`)
     outside: dict[str, Any] | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
