@@ -155,6 +155,15 @@ model_dir is a folder in the notebook's file system.
 """
 
 
+# a launcher that wraps the capacity failure in UnavailableError: not a connection problem
+WRAPPED_CAPACITY_REPORT = """sky launch fails for a v4-8
+
+$ sky launch -c trainer --gpus tpu-v4-8 train.yaml
+sky.exceptions.ResourcesUnavailableError: Failed to acquire resources in all zones in us-central2 for {GCP({'tpu-v4-8': 1})}.
+UnavailableError: Failed to acquire resources in us-central2-b for tpu-v4-8
+"""
+
+
 NAN_REPORT = """Flax training on a v4-8 diverges
 
 I moved my ViT to bfloat16 on the TPU VM and after ~300 steps:
@@ -169,6 +178,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
     [
         (REPORT, "install", "reads like an installation or version problem"),
         (CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
+        (WRAPPED_CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
     ],
