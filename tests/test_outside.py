@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer import abstention_note
+from assistant.answer import abstention_note, outside_notes
 from assistant.cli.output import answer_text
 from assistant.text.normalize import normalize
-from assistant.text.outside import read_outside
+from assistant.text.outside import KINDS, read_outside
 from assistant.text.parse import parse
 
 INSTALL = [
@@ -227,3 +227,12 @@ def test_the_note_is_in_the_answers_language(lang):
     storage = abstention_note(parse(normalize(STORAGE_REPORT)), lang)
     assert storage is not None and "gs://BUCKET" in storage
     assert ("learning rate" if lang == "en" else "taxa de aprendizado") in nan
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_every_kind_has_its_own_note_and_hint(kind, lang):
+    note, hint = outside_notes({"kind": kind, "text": "X", "line": 3}, lang)
+    assert "line 3" in note and "(“X”)" in hint
+    others = {outside_notes({"kind": k, "text": "X", "line": 3}, lang) for k in KINDS if k != kind}
+    assert (note, hint) not in others

@@ -74,6 +74,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+KINDS = tuple(kind for kind, _ in _RULES)
+
 # Lines that look like a failed install and are harmless: TensorFlow logs at every start on a
 # machine without a GPU (a TPU VM, Colab) that it could not load the CUDA libraries.
 _HARMLESS = re.compile(
