@@ -39,7 +39,9 @@ KNOWN: dict[str, Placeholder] = {
         Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
         Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
         Placeholder("op_name", r"[A-Za-z][A-Za-z0-9_]{0,127}", "TensorFlow op name"),
-        Placeholder("framework", r"tensorflow|jax|pytorch", "tensorflow, jax or pytorch"),
+        Placeholder(
+            "framework", r"tensorflow|jax|pytorch", "Framework: tensorflow, jax or pytorch"
+        ),
         Placeholder("log_dir", r"[A-Za-z0-9_./-]{1,255}", "A directory path"),
         Placeholder("session", r"[A-Za-z0-9_.-]{1,64}", "tmux / screen session name"),
         Placeholder("script", r"[A-Za-z0-9_./-]{1,255}", "Training script path"),
