@@ -192,6 +192,25 @@ async def test_a_problem_outside_the_guide_is_refused_with_the_reason(make):
 
 
 @aio
+async def test_a_note_quoting_brackets_shows_them_literally(make):
+    """The refusal note quotes the report ("File system scheme '[local]'…"): shown as text, never
+    read as markup, so the brackets and what is inside them stay."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(
+            pilot,
+            "TPUEstimator on Colab cannot write its checkpoint\n"
+            "ERROR:tensorflow:Error recorded from training_loop: File system scheme '[local]' not "
+            "implemented (file: '/content/model/model.ckpt-0_temp/part-00000-of-00001')",
+        )
+        assert app.screen.turn.answer.abstained
+        shown = " ".join(text_of(app).split())
+        assert "(“File system scheme '[local]' not implemented”)" in shown
+        assert "gs://BUCKET" in shown
+
+
+@aio
 async def test_language_switch(make):
     app = make("en")
     async with app.run_test(size=SIZE) as pilot:

@@ -116,7 +116,8 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1, confidence=not note)
-            yield Static(note or t(self.lang, "answer.hint"), classes="hint")
+            # the note quotes the report's own words ("File system scheme '[local]'…"): never markup
+            yield Static(Text(note) if note else t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
             return
@@ -152,7 +153,7 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.note_cut"), classes="hint")
         unread = script_note(a.facts, self.lang)
         if unread:
-            yield Static(unread, classes="hint")
+            yield Static(Text(unread), classes="hint")
         if len(a.results) > 1:
             yield Static(t(self.lang, "answer.others"), classes="label")
             yield from self._candidates(a.results[1:MAX_CANDIDATES], start=2)
