@@ -757,9 +757,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.note_outside.storage": (
         "Line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
         "which the guide I answer from does not cover. On a TPU Node, and on Colab's TPU, the "
-        "TPU's own host reads the data "
-        "and writes checkpoints and summaries, and it cannot see this machine's disk: put them in "
-        "a Cloud Storage bucket (gs://BUCKET/...) the TPU's service account can use.",
+        "TPU's own host reads the data and writes checkpoints and summaries, and it cannot see "
+        "this machine's disk: put them in a Cloud Storage bucket (gs://BUCKET/...) the TPU's "
+        "service account can use.",
         "A linha {line} parece um caminho no disco desta máquina passado ao host da TPU "
         "(“{text}”), o que o guia em que me baseio não cobre. Num TPU Node, e na TPU do Colab, é "
         "o próprio host da TPU que lê os dados e grava checkpoints e resumos, e ele não enxerga o "
