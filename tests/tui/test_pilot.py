@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
+import pytest
 from textual import events
 
 from assistant.tui.screens.main import MainScreen
@@ -170,44 +171,40 @@ async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
         assert "Chinese/Japanese script, which I do not read" in shown
 
 
+OUTSIDE_REPORTS = {
+    # an installation failure pasted in a burst: the guide does not cover installing frameworks
+    "install": (
+        "torch_xla does not import on my v4-8 TPU VM\n"
+        "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux"
+        "-gnu.so: undefined symbol: _ZN3c1010Dispatcher17runRecordFunctionE",
+        "reads like an installation or version problem (“ImportError”)",
+    ),
+    # the note quotes the report's brackets: shown as text, never read as markup
+    "storage": (
+        "TPUEstimator on Colab cannot write its checkpoint\n"
+        "ERROR:tensorflow:Error recorded from training_loop: File system scheme '[local]' not "
+        "implemented (file: '/content/model/model.ckpt-0_temp/part-00000-of-00001')",
+        "(“File system scheme '[local]' not implemented”)",
+    ),
+}
+
+
 @aio
-async def test_a_problem_outside_the_guide_is_refused_with_the_reason(make):
-    """An installation failure pasted in a burst: the guide does not cover installing the
-    frameworks, so the answer is refused and the hint says what the line reads like."""
+@pytest.mark.parametrize("kind", sorted(OUTSIDE_REPORTS))
+async def test_a_problem_outside_the_guide_is_refused_with_the_reason(make, kind):
+    """A problem the guide does not cover is refused, and the hint says what the line reads like,
+    quoting it as it is."""
+    report, reason = OUTSIDE_REPORTS[kind]
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await type_and_send(
-            pilot,
-            "torch_xla does not import on my v4-8 TPU VM\n"
-            "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux"
-            "-gnu.so: undefined symbol: _ZN3c1010Dispatcher17runRecordFunctionE",
-        )
+        await type_and_send(pilot, report)
         assert app.screen.turn.answer.abstained
         shown = " ".join(text_of(app).split())
         assert "No confident match" in shown
-        assert "reads like an installation or version problem (“ImportError”)" in shown
+        assert reason in shown
         # the nearest entries are listed without confidences that would contradict the refusal
         assert "alt+1" in shown and "%" not in shown.split("No confident match")[1]
-
-
-@aio
-async def test_a_note_quoting_brackets_shows_them_literally(make):
-    """The refusal note quotes the report ("File system scheme '[local]'…"): shown as text, never
-    read as markup, so the brackets and what is inside them stay."""
-    app = make()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await type_and_send(
-            pilot,
-            "TPUEstimator on Colab cannot write its checkpoint\n"
-            "ERROR:tensorflow:Error recorded from training_loop: File system scheme '[local]' not "
-            "implemented (file: '/content/model/model.ckpt-0_temp/part-00000-of-00001')",
-        )
-        assert app.screen.turn.answer.abstained
-        shown = " ".join(text_of(app).split())
-        assert "(“File system scheme '[local]' not implemented”)" in shown
-        assert "gs://BUCKET" in shown
 
 
 @aio
