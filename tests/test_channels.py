@@ -27,6 +27,21 @@ def test_signature_channel_captures_values(kb):
     assert caps["hbm_used"] == "9.82G" and caps["hbm_limit"] == "7.48G"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 3.81G. That was "
+        "not possible. There are 1.42G free.; (0x0x0_HBM0)",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error loading program: "
+        "Attempting to allocate 3.81G. That was not possible. There are 1.42G free.; (0x0x0_HBM0)",
+    ],
+)
+def test_the_tpu_runtime_allocation_failure_gives_its_figures(kb, line):
+    hits = [h for h in match_signatures(kb.entries, [line]) if h.entry_id == "hbm-oom"]
+    caps = {k: v for h in hits for k, v in h.captures.items()}
+    assert caps["hbm_alloc"] == "3.81G" and caps["hbm_free"] == "1.42G"
+
+
 def test_signature_channel_ignores_cuda_oom(kb):
     hits = match_signatures(
         kb.entries,
