@@ -31,7 +31,8 @@ confidence scaled by their odds against it under the listwise ranking model
 
 An input mostly in a script nothing here reads is abstained on unless a specific signature
 settled it (`unread`); so is a report whose decisive line names a problem the guide does not cover:
-installing the software, TPU capacity or quota, a NaN loss (`outside_guide`).
+installing the software, TPU capacity or quota, a local path given to the TPU, a NaN loss
+(`outside_guide`).
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
@@ -240,8 +241,9 @@ def unread(retrieval: Retrieval, top: Scored) -> bool:
 
 def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     """A key line names a problem the guide behind the knowledge base does not cover — the software
-    could not be installed or loaded, there was no capacity or quota for the TPU, the loss became
-    NaN (`text.outside`) — and no specific signature of the answer explains that line: the
-    assistant abstains and says why (the answer's notes). The confidence model has next to nothing
-    to learn this from: none of the real reports it is fitted on has such a line."""
+    could not be installed or loaded, there was no capacity or quota for the TPU, the TPU's host was
+    given a local path, the loss became NaN (`text.outside`) — and no specific signature of the
+    answer explains that line: the assistant abstains and says why (the answer's notes). The
+    confidence model has next to nothing to learn this from: none of the real reports it is
+    fitted on has such a line."""
     return bool(retrieval.facts.outside) and not settled(top)

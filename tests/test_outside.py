@@ -87,28 +87,18 @@ def _outside(text: str):
     return parse(normalize(text)).outside
 
 
-@pytest.mark.parametrize("line", INSTALL)
-def test_installation_and_version_failures_are_read(line):
+@pytest.mark.parametrize(
+    ("kind", "line"),
+    [
+        *[("install", x) for x in INSTALL],
+        *[("capacity", x) for x in CAPACITY],
+        *[("numerics", x) for x in NUMERICS],
+        *[("storage", x) for x in STORAGE],
+    ],
+)
+def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
     found = _outside(line)
-    assert found is not None and found["kind"] == "install" and found["line"] == 1
-
-
-@pytest.mark.parametrize("line", CAPACITY)
-def test_capacity_and_quota_failures_are_read(line):
-    found = _outside(line)
-    assert found is not None and found["kind"] == "capacity"
-
-
-@pytest.mark.parametrize("line", NUMERICS)
-def test_nan_and_inf_losses_are_read(line):
-    found = _outside(line)
-    assert found is not None and found["kind"] == "numerics"
-
-
-@pytest.mark.parametrize("line", STORAGE)
-def test_a_local_path_given_to_the_tpu_is_read(line):
-    found = _outside(line)
-    assert found is not None and found["kind"] == "storage"
+    assert found is not None and found["kind"] == kind and found["line"] == 1
 
 
 @pytest.mark.parametrize("line", NOT_OUTSIDE)
