@@ -160,6 +160,16 @@ def test_context_gate():
         == "service"
     )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
+    # a plain VM named in words, not only by its gcloud command
+    for vm in ("my Compute Engine instance", "a GCE VM in us-central1", "compute engine virtual machine"):
+        assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
+    assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
+    drive = "HttpError 403 when requesting https://www.googleapis.com/drive/v3/files returned"
+    assert read_context(drive).gate == "service"
+    # Lightning's start-up summary on a GPU run names the TPU only to say it is absent
+    lightning = "GPU available: True, used: True\nTPU available: False, using: 0 TPU cores"
+    assert read_context(lightning).gate == "device"
+    assert read_context("TPU available: True, using: 8 TPU cores").tpu
     assert read_context("my model trains slowly").gate is None
     # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]

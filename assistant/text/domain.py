@@ -79,8 +79,10 @@ _NOT_CLOUD_TPU = re.compile(r"\bedge\s?tpu\w*|\bedgetpu\w*", re.I)
 _OTHER_SERVICE = re.compile(
     r"\b(?:aiplatform|vertex\s*ai|vertex|ml\s*engine|mlengine|ml\.googleapis\.com|"
     r"google\s*drive|drive\.googleapis\.com|datastore|firestore|bigquery|pub/?sub|"
+    r"googleapis\.com/(?:drive|gmail|calendar|sheets|youtube|bigquery|pubsub|datastore)|"
     r"storage\.objects\.\w+|storage\.buckets\.\w+|"
-    r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s+engine\s+vm|compute\s*vm|"
+    r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s*vm|"
+    r"(?:compute\s+engine|gce)\s+(?:vms?|instances?|virtual\s+machines?)|"
     r"dataproc|dataflow|cloud\s*run|cloud\s*functions)\b",
     re.I,
 )
@@ -127,12 +129,18 @@ _ABSENT_BACKEND_PROBE = re.compile(
 )
 
 
+# PyTorch Lightning's start-up summary names every accelerator and says which are absent ("TPU
+# available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one.
+_ABSENT_TPU_SUMMARY = re.compile(r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?", re.I)
+
+
 def _without_absent_backends(text: str) -> str:
-    """`text` less the probe messages of absent backends, and less other mentions of those
-    backends' names (a title that quotes `tpu_driver` from the log below it), except the bare word
-    `tpu`: neither a TPU nor another device is evidenced by a backend that is not there."""
+    """`text` less the probe messages of absent backends and Lightning's "TPU available: False",
+    and less other mentions of those backends' names (a title that quotes `tpu_driver` from the
+    log below it), except the bare word `tpu`: neither a TPU nor another device is evidenced by a
+    backend that is not there."""
     names = {m.group("backend").lower() for m in _ABSENT_BACKEND_PROBE.finditer(text)}
-    text = _ABSENT_BACKEND_PROBE.sub(" ", text)
+    text = _ABSENT_TPU_SUMMARY.sub(" ", _ABSENT_BACKEND_PROBE.sub(" ", text))
     names.discard("tpu")
     if names:
         alternatives = "|".join(map(re.escape, sorted(names)))
