@@ -170,6 +170,19 @@ def test_context_gate():
     lightning = "GPU available: True, used: True\nTPU available: False, using: 0 TPU cores"
     assert read_context(lightning).gate == "device"
     assert read_context("TPU available: True, using: 8 TPU cores").tpu
+    # PyTorch/XLA's words mean a TPU, unless the report runs PyTorch/XLA on a GPU
+    assert read_context("import torch_xla.core.xla_model as xm; xm.xla_device()").tpu
+    on_gpu = (
+        "GPU_NUM_DEVICES=1 python test_train_mp_mnist.py is slower with torch_xla than with cuda",
+        "PJRT_DEVICE=CUDA python train.py; device = xm.xla_device() on my RTX 4090",
+        "torch_xla on one V100, image gcr.io/tpu-pytorch/xla:nightly_3.8_cuda_11.8",
+    )
+    for text in on_gpu:
+        assert read_context(text).gate == "device", text
+    # the issue template's prompt names the TPU; the answer after it is what counts
+    template = "- Reproducible on XLA backend [CPU/TPU]: Tesla T4 GPU\n- torch version: 2.1"
+    assert read_context(template).gate == "device"
+    assert read_context("- Reproducible on XLA backend [CPU/TPU]: TPU v3-8").gate is None
     assert read_context("my model trains slowly").gate is None
     # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]

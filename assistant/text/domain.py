@@ -54,17 +54,32 @@ def other_accelerator(text: str) -> bool:
 # Context: what the input is about besides its words' overlap with an entry. A report about a GPU or
 # CPU device, a Google service other than Cloud TPU, or a plain VM is not a TPU entry unless the
 # input also shows TPU evidence; the confidence model reads the gate, and the answer says it.
-_TPU_EVIDENCE = re.compile(
-    r"\b(?:cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
-    r"tpuclusterresolver|torch_xla|xla_device|pjrt_device=tpu|tpu\.googleapis\.com|"
+_TPU_NAMES = (
+    r"cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
+    r"tpuclusterresolver|pjrt_device=tpu|tpu\.googleapis\.com|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
     # identifiers that carry TPU inside them (tpu_worker, use_tpu, TPUEstimator, JAX's TpuDevice,
-    # TPUPartitionedCall, TPUEmbedding, jax[tpu]) and
-    # the PyTorch/XLA vocabulary, which on Google Cloud means a TPU
-    r"tpu_\w+|\w+_tpu\w*|tpu[a-z]\w*|jax\[tpu\]|xmp\.spawn|xm\.\w+|mpdeviceloader|"
-    r"paralleloader|pt-xla-profiler|torch-xla)\b",
+    # TPUPartitionedCall, TPUEmbedding, jax[tpu])
+    r"tpu_\w+|\w+_tpu\w*|tpu[a-z]\w*|jax\[tpu\]"
+)
+# The PyTorch/XLA vocabulary, which on Google Cloud means a TPU, unless the report says PyTorch/XLA
+# runs on a GPU (`_XLA_ON_GPU`): then only the TPU's own names count.
+_PTXLA_VOCABULARY = (
+    r"torch_xla|xla_device|xmp\.spawn|xm\.\w+|mpdeviceloader|paralleloader|pt-xla-profiler|"
+    r"torch-xla"
+)
+_TPU_EVIDENCE = re.compile(rf"\b(?:{_TPU_NAMES}|{_PTXLA_VOCABULARY})\b", re.I)
+_TPU_NAMED = re.compile(rf"\b(?:{_TPU_NAMES})\b", re.I)
+_XLA_ON_GPU = re.compile(
+    r"\b(?:gpu_num_devices|pjrt_device\s*=\s*(?:cuda|gpu)|xla:gpu|xla[ _-]gpu|gpu[ _-]xla|"
+    r"xla_cuda\w*|xla:\S*cuda[\w.]*)",  # the last: a PyTorch/XLA image tagged for CUDA
     re.I,
 )
+# PyTorch/XLA's image registry is named after the TPU but also holds its CUDA images
+_PTXLA_REGISTRY = re.compile(r"gcr\.io/tpu-pytorch/", re.I)
+# Issue templates that name the TPU as an option to fill in, whatever the reporter ran on:
+# PyTorch/XLA's "Reproducible on XLA backend [CPU/TPU]:" (the answer after it stays).
+_TEMPLATE_PROMPT = re.compile(r"Reproducible on XLA backend \[[A-Z/]+\]\s*:", re.I)
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|v100|t4|rtx\s*\d+|rocm|mps|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
@@ -149,7 +164,10 @@ def _without_absent_backends(text: str) -> str:
 
 
 def read_context(text: str) -> Context:
-    text = _without_absent_backends(text)
+    text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     tpu_text = _NOT_CLOUD_TPU.sub(" ", text) if device else text
-    return Context(_found(_TPU_EVIDENCE, tpu_text), device, _found(_OTHER_SERVICE, text))
+    evidence = _TPU_EVIDENCE
+    if _XLA_ON_GPU.search(text):
+        evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
+    return Context(_found(evidence, tpu_text), device, _found(_OTHER_SERVICE, text))
