@@ -161,7 +161,11 @@ def test_context_gate():
     )
     assert read_context("gcloud compute tpus tpu-vm ssh my-tpu failed").gate is None
     # a plain VM named in words, not only by its gcloud command
-    for vm in ("my Compute Engine instance", "a GCE VM in us-central1", "compute engine virtual machine"):
+    for vm in (
+        "my Compute Engine instance",
+        "a GCE VM in us-central1",
+        "compute engine virtual machine",
+    ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
     drive = "HttpError 403 when requesting https://www.googleapis.com/drive/v3/files returned"
