@@ -115,6 +115,18 @@ def script_note(facts: Facts, lang: str) -> str | None:
     return None
 
 
+def context_hint(facts: Facts, lang: str) -> str | None:
+    """After a refusal the confidence model made: what to tell the person when the context gate
+    read another device, or another Google service or a plain VM, and no TPU (`text.domain`) —
+    the entries are about Cloud TPU, and naming the TPU would change the reading. None otherwise."""
+    gate = facts.context.get("gate")
+    if gate == "device":
+        return t(lang, "answer.hint_device", what=", ".join(facts.context.get("device", [])))
+    if gate == "service":
+        return t(lang, "answer.hint_service", what=", ".join(facts.context.get("service", [])))
+    return None
+
+
 def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a problem the guide does not cover (`text.outside`), or much of the input in

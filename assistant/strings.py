@@ -730,6 +730,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Inclua a linha completa do erro (a exceção e a mensagem) ou descreva o que "
         "acontece numa frase, e pergunte de novo.",
     ),
+    "answer.hint_device": (
+        "It reads as a problem on another device ({what}), with no sign of a TPU; these entries "
+        "are about Cloud TPU. If it happened on a TPU, say which one (v4-8, v5e…) and ask again.",
+        "Parece um problema em outro dispositivo ({what}), sem sinal de TPU; estas entradas são "
+        "sobre Cloud TPU. Se aconteceu numa TPU, diga qual (v4-8, v5e…) e pergunte de novo.",
+    ),
+    "answer.hint_service": (
+        "It reads as a problem with another Google service or a plain VM ({what}), with no sign "
+        "of a TPU; these entries are about Cloud TPU. If a TPU is involved, say which one and ask "
+        "again.",
+        "Parece um problema com outro serviço do Google ou uma VM comum ({what}), sem sinal de "
+        "TPU; estas entradas são sobre Cloud TPU. Se há uma TPU envolvida, diga qual e pergunte "
+        "de novo.",
+    ),
     "answer.note_script": (
         "Much of your input is in {script} script, which I do not read: I read English and "
         "Portuguese. Describe the problem in one of them, or paste the error lines as they are.",

@@ -42,6 +42,18 @@ def test_ask_abstains_plainly(run_cli):
     assert b"No confident match" in r.stdout
 
 
+def test_a_refusal_for_another_device_or_service_says_so(run_cli):
+    """Refused because the report is about a GPU, or another Google API, and shows no TPU: the
+    hint names what was read, keeps the model's confidences, and asks which TPU if there is one."""
+    gpu = "PJRT_DEVICE=CUDA python train.py with torch_xla is 20% slower than plain PyTorch"
+    out = run_cli("ask", gpu).stdout.decode()
+    assert "No confident match" in out and "another device (cuda)" in out
+    assert "confidence" in out and "say which one" in out
+    api = "403 insufficient authentication scopes when my notebook calls the BigQuery API"
+    out = run_cli("ask", "--lang", "pt", api).stdout.decode()
+    assert "outro serviço do Google ou uma VM comum (bigquery)" in out
+
+
 def test_ask_jsonl(run_cli):
     lines = [
         json.dumps({"id": "q1", "query": HBM}),

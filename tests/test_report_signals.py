@@ -147,6 +147,8 @@ def test_profile_figures_show_in_facts_and_why(engine):
 def test_context_gate():
     assert read_context("No registered 'PyFunc' OpKernel for XLA_GPU_JIT devices").gate == "device"
     assert read_context("CUDA out of memory on my A100").gate == "device"
+    for card in ("GTX 1080 (8GiB)", "a GeForce card", "Tesla P100-PCIE-16GB", "a Radeon VII"):
+        assert read_context(f"Failed to allocate request for 128.00MiB on {card}").gate == "device"
     assert (
         read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
     )

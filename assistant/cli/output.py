@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, TextIO
 
-from ..answer import abstention_note
+from ..answer import abstention_note, context_hint
 from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
@@ -30,7 +30,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
             for r in answer.results[:3]:
                 shown = "" if refusal else f" ({conf} {pct(r.confidence)})"
                 out.append(f"  - {r.title} [{r.id}]{shown}")
-        out.append(refusal or t(lang, "cli.hint"))
+        out.append(refusal or context_hint(answer.facts, lang) or t(lang, "cli.hint"))
         return "\n".join(out)
     best = answer.results[0]
     entry = kb.get(best.id)

@@ -81,7 +81,8 @@ _PTXLA_REGISTRY = re.compile(r"gcr\.io/tpu-pytorch/", re.I)
 # PyTorch/XLA's "Reproducible on XLA backend [CPU/TPU]:" (the answer after it stays).
 _TEMPLATE_PROMPT = re.compile(r"Reproducible on XLA backend \[[A-Z/]+\]\s*:", re.I)
 _OTHER_DEVICE = re.compile(
-    r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|v100|t4|rtx\s*\d+|rocm|mps|"
+    r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|h200|v100|p100|k80|a10g|t4|"
+    r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
     # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about

@@ -208,6 +208,20 @@ async def test_a_problem_outside_the_guide_is_refused_with_the_reason(make, kind
 
 
 @aio
+async def test_a_refusal_for_another_device_names_it(make):
+    """The confidence model refused a GPU report: the hint says what device was read and that
+    the entries are about Cloud TPU; the confidences stay (the model's own refusal)."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "my training with CUDA on an A100 is slower than on the T4")
+        assert app.screen.turn.answer.abstained
+        shown = " ".join(text_of(app).split())
+        assert "another device (cuda, a100, t4)" in shown
+        assert "%" in shown.split("No confident match")[1]
+
+
+@aio
 async def test_language_switch(make):
     app = make("en")
     async with app.run_test(size=SIZE) as pilot:

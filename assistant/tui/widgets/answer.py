@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Static
 
-from ...answer import abstention_note, script_note
+from ...answer import abstention_note, context_hint, script_note
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
@@ -116,7 +116,8 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1, confidence=not note)
-            # the note quotes the report's own words ("File system scheme '[local]'…"): never markup
+            # the notes quote the report's own words ("File system scheme '[local]'…"): never markup
+            note = note or context_hint(a.facts, self.lang)
             yield Static(Text(note) if note else t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
