@@ -38,19 +38,6 @@ def domain_terms(text: str) -> list[str]:
     return sorted({t for t in tokenize(text) if t in DOMAIN})
 
 
-# Another accelerator named, and no TPU: such input is about a GPU machine, not this knowledge base.
-OTHER_ACCELERATOR = frozenset(
-    tokenize("gpu gpus cuda cudnn nccl nvidia nvidia-smi a100 h100 v100 t4 l4 rtx mps rocm hip")
-)
-TPU_WORDS = frozenset(
-    tokenize("tpu tpus libtpu xla_tpu_jit tpu_vm tpu-vm tpustrategy mxu hbm pjrt")
-)
-
-
-def other_accelerator(text: str) -> bool:
-    return bool(read_context(text).gate == "device")
-
-
 # Context: what the input is about besides its words' overlap with an entry. A report about a GPU or
 # CPU device, a Google service other than Cloud TPU, or a plain VM is not a TPU entry unless the
 # input also shows TPU evidence; the confidence model reads the gate, and the answer says it.

@@ -117,8 +117,8 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1, confidence=not note)
             # the notes quote the report's own words ("File system scheme '[local]'…"): never markup
-            note = note or context_hint(a.facts, self.lang)
-            yield Static(Text(note) if note else t(self.lang, "answer.hint"), classes="hint")
+            hint = note or context_hint(a.facts, self.lang)
+            yield Static(Text(hint) if hint else t(self.lang, "answer.hint"), classes="hint")
             if self.entry_id:
                 yield from self._chosen()
             return
