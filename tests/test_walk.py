@@ -133,3 +133,20 @@ def test_the_framework_a_report_names_answers_the_framework_question(entry_id):
     both = parse("torch_xla ... tensorflow/compiler/xla/xla_client/computation_client.cc:280")
     assert "framework" not in both.values()
     assert walk(KB.get(entry_id), {}, overrides=both.values()).auto == []
+
+
+@pytest.mark.parametrize(
+    ("report", "fix"),
+    [
+        ("jnp.dot on the TPU differs from numpy after the third decimal", "jax-precision"),
+        ("torch_xla: model output on xm.xla_device() differs from the CPU", "torch-precision"),
+        ("tf.keras model.predict on TPUStrategy differs from the CPU", "op-mismatch"),
+    ],
+)
+def test_an_output_mismatch_is_checked_in_the_reports_framework(report, fix):
+    """accuracy-drop, "one core already differs": JAX and PyTorch/XLA first rule out their
+    reduced-precision matrix products; the framework comes from the report's own words."""
+    from assistant.text.parse import parse
+
+    w = walk(KB.get("accuracy-drop"), {"single-core": "differs"}, overrides=parse(report).values())
+    assert w.auto == ["mismatch-framework"] and w.node_id == fix
