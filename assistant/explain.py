@@ -7,7 +7,7 @@ from .retrieval.fusion import Evidence
 from .retrieval.profile_rules import ProfileHit, describe
 from .strings import t
 from .text.parse import Facts
-from .text.tokens import tokenize
+from .text.tokens import surface_forms, tokenize
 
 SHOWN_SIGNATURES = 3
 SHOWN_WORDS = 8
@@ -40,7 +40,9 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         where = ""
         if lines and facts.line_count > 1:
             where = t(lang, "why.lines", lines=", ".join(str(n) for n in lines[:SHOWN_LINES]))
-        why.append(t(lang, "why.words", words=", ".join(ev.lex_terms[:SHOWN_WORDS]), where=where))
+        surface = surface_forms("\n".join(k["text"] for k in facts.key_lines))
+        words = list(dict.fromkeys(surface.get(w, w) for w in ev.lex_terms))[:SHOWN_WORDS]
+        why.append(t(lang, "why.words", words=", ".join(words), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
         why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
     # A described look-alike is worth naming when no strong signature has already quoted the

@@ -85,3 +85,20 @@ def test_vectorized_bm25_equals_term_by_term_on_the_real_knowledge(kb):
     for q in [q.query for q in matches + near]:
         for top_k in (3, 100):
             assert _hits(bm, q, top_k) == reference_search(bm, q, top_k), q[:80]
+
+
+def test_matched_terms_are_shown_as_the_person_wrote_them():
+    """The answer's "shared words" are stems inside BM25; a person reads the word they typed."""
+    from assistant.text.tokens import surface_forms
+
+    forms = surface_forms("jnp.dot Matches numpy? A memória da TPU, io_callback")
+    assert forms[tokenize("matches")[0]] == "matches"  # not the stem "matche"
+    assert forms[tokenize("memória")[0]] == "memória"  # accents kept
+    assert forms["io_callback"] == "io_callback"
+    assert "callback" not in forms  # only a part of an identifier: shown as the term itself
+
+
+def test_why_lists_surface_words(engine):
+    a = engine.ask("jnp.dot on my TPU only matches numpy to 3 decimals, is the TPU wrong?")
+    words = next(w for w in a.results[0].why if w.startswith("shared words"))
+    assert "matches" in words and "matche," not in words

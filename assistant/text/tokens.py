@@ -84,3 +84,19 @@ def tokenize(text: str) -> list[str]:
         if len(parts) > 1:
             out.extend(_stem(p) for p in parts if _keep(p))
     return out
+
+
+_SURFACE_WORD = re.compile(r"\w+")
+
+
+def surface_forms(text: str) -> dict[str, str]:
+    """How each token of `text` reads to a person: the first whole word of `text` (lower-cased,
+    accents kept) that `tokenize` turns into that token. A token that only comes from a part of an
+    identifier (`callback` of `io_callback`) has none."""
+    out: dict[str, str] = {}
+    for m in _SURFACE_WORD.finditer(text):
+        word = m.group(0)
+        toks = tokenize(word)
+        if toks:
+            out.setdefault(toks[0], word.lower())
+    return out
