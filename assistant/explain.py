@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
 from .retrieval.fusion import Evidence
 from .retrieval.profile_rules import ProfileHit, describe
 from .strings import t
@@ -18,6 +22,16 @@ STRONG_SIGNATURE = 0.8  # a signature this specific settles more than a describe
 
 def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+@lru_cache(maxsize=8)
+def _key_line_words(
+    texts: tuple[str, ...],
+) -> tuple[tuple[frozenset[str], ...], Mapping[str, str]]:
+    """Each key line's tokens, and how each token reads (`surface_forms`): worked out once per
+    input, not once for every ranked entry explained."""
+    tokens = tuple(frozenset(tokenize(text)) for text in texts)
+    return tokens, MappingProxyType(surface_forms("\n".join(texts)))
 
 
 def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
@@ -36,11 +50,13 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         why.append(t(lang, "why.exclude", line=line_no, text=hit.matched[:100]))
     if ev.lex_terms:
         terms = set(ev.lex_terms)
-        lines = [k["line"] for k in facts.key_lines if terms & set(tokenize(k["text"]))]
+        line_tokens, surface = _key_line_words(tuple(k["text"] for k in facts.key_lines))
+        lines = [
+            k["line"] for k, toks in zip(facts.key_lines, line_tokens, strict=True) if terms & toks
+        ]
         where = ""
         if lines and facts.line_count > 1:
             where = t(lang, "why.lines", lines=", ".join(str(n) for n in lines[:SHOWN_LINES]))
-        surface = surface_forms("\n".join(k["text"] for k in facts.key_lines))
         words = list(dict.fromkeys(surface.get(w, w) for w in ev.lex_terms))[:SHOWN_WORDS]
         why.append(t(lang, "why.words", words=", ".join(words), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
