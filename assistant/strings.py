@@ -351,10 +351,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "largura {n} de `{layer}` não é múltiplo de 128: a TPU a preenche até o próximo múltiplo",
     ),
     "check.TPU301.summary": (
-        "a hidden `Dense` / `Conv` / `nn.Linear` width that is not a multiple of 128 (input and "
-        "output layers excepted)",
+        "a hidden `Dense` / `Conv` / `nn.Linear` width that is not a multiple of 128 (the data's "
+        "input width, the task's output width and a convolution stem's filters excepted)",
         "uma largura oculta de `Dense` / `Conv` / `nn.Linear` que não é múltiplo de 128 (exceto "
-        "camadas de entrada e saída)",
+        "a largura de entrada dos dados, a de saída da tarefa e os filtros da convolução inicial)",
     ),
     "check.TPU301.why": (
         "Feature dimensions are laid out in 128-wide tiles; the rest of the tile is padding.",
@@ -367,8 +367,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "TPU fica ociosa",
     ),
     "check.TPU302.summary": (
-        "a hidden layer narrower than 128 (input and output layers excepted)",
-        "uma camada oculta mais estreita que 128 (exceto camadas de entrada e saída)",
+        "a hidden layer narrower than 128 (the same exceptions; `Dense(100)` as a model's first "
+        "layer is hidden)",
+        "uma camada oculta mais estreita que 128 (as mesmas exceções; `Dense(100)` como primeira "
+        "camada do modelo é oculta)",
     ),
     "check.TPU302.why": (
         "The MXU is a 128 × 128 array; narrower layers fill only part of it.",

@@ -1,7 +1,14 @@
 """TPU3xx — layer widths (entries `tensor-padding`, `small-layers`): the matrix unit works on
 128-wide tiles, so a hidden width that is not a multiple of 128 is padded, and one below 128
-leaves most of the unit idle. The input and output layers are excepted (their sizes are the
-data's and the task's)."""
+leaves most of the unit idle.
+
+Only hidden widths are judged, not the data's or the task's: a model's first layer reads the
+data's features (PyTorch's `in_features` of the first layer) and its last layer writes the task's
+outputs (Keras `units` / Flax `features` / PyTorch `out_features` of the last layer). The first
+layer's own output width is hidden (`Dense(300, input_shape=(784,))` pads 300 to 384), except in a
+convolution stem: its contraction depth is kernel area × image channels (27 for a 3×3 RGB
+stem), so the image, not the stem's filter count, sets how much of the unit it uses. A hidden
+width that joins two PyTorch layers is reported once, where it is produced."""
 
 from __future__ import annotations
 
@@ -117,10 +124,16 @@ def check(ctx: Context) -> Iterator[Finding]:
         return
     batch = ctx.an.distinct(per_core=False)
     for stack in _stacks(ctx):
-        for layer in stack[1:-1]:  # the input and output layers are excepted
-            widths = [layer.width]
-            if layer.width_in is not None:
-                widths.insert(0, layer.width_in)
+        produced: int | None = None  # the previous layer's output width, when known
+        for i, layer in enumerate(stack):
+            first, last = i == 0, i == len(stack) - 1
+            widths = []
+            n_in = consts.integer(layer.width_in, layer.call.scope)
+            if layer.width_in is not None and not first and n_in != produced:
+                widths.append(layer.width_in)
+            if not last and not (first and layer.kind == "conv"):
+                widths.append(layer.width)
+            produced = consts.integer(layer.width, layer.call.scope)
             reported: set[int] = set()
             for expr in widths:
                 n = consts.integer(expr, layer.call.scope)
