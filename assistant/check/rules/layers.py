@@ -127,7 +127,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         produced: int | None = None  # the previous layer's output width, when known
         for i, layer in enumerate(stack):
             first, last = i == 0, i == len(stack) - 1
-            widths = []
+            widths: list[ast.expr | None] = []
             n_in = consts.integer(layer.width_in, layer.call.scope)
             if layer.width_in is not None and not first and n_in != produced:
                 widths.append(layer.width_in)
