@@ -130,7 +130,10 @@ def context_hint(facts: Facts, lang: str) -> str | None:
 def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a problem the guide does not cover (`text.outside`), or much of the input in
-    a script it does not read. None when neither applies."""
+    a script it does not read, or an input that names no problem (`text.vague`). None when none
+    applies."""
     if facts.outside:
         return outside_notes(facts.outside, lang)[1]
+    if facts.vague:
+        return t(lang, "answer.note_vague")
     return script_note(facts, lang)

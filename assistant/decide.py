@@ -227,6 +227,7 @@ def rank(
         should_abstain(top_conf, params, retrieval.used_dense)
         or unread(retrieval, top)
         or outside_guide(retrieval, top)
+        or vague_input(retrieval, top)
     )
     return Ranked(entries, abstain, neighbours)
 
@@ -247,3 +248,11 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     confidence model has next to nothing to learn this from: none of the real reports it is
     fitted on has such a line."""
     return bool(retrieval.facts.outside) and not settled(top)
+
+
+def vague_input(retrieval: Retrieval, top: Scored) -> bool:
+    """The input names the setup but no problem ("jax on tpu", "TPU error"; `text.vague`) and no
+    signature settled it: every entry shares its few words, so the ranking is a guess the
+    confidence model cannot see through (its training inputs all say something). The assistant
+    abstains and asks for the error or the symptom (the answer's notes)."""
+    return retrieval.facts.vague and not settled(top)

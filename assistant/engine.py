@@ -291,6 +291,8 @@ class Engine:
         ranked = decide.rank(r, params, top_k, related=self._related)
         if ranked.abstained and facts.outside:
             notes.append(outside_notes(facts.outside, lang)[0])
+        elif ranked.abstained and facts.vague:
+            notes.append(t("en", "note.vague"))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

@@ -174,6 +174,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "português): só as palavras em alfabeto latino, as linhas de erro e o código foram "
         "comparados",
     ),
+    "note.vague": (
+        "the input names the setup but no problem (no error, no symptom): nothing to match it by",
+        "a entrada cita o ambiente mas nenhum problema (nem erro, nem sintoma): nada a comparar",
+    ),
     "note.outside.install": (
         "line {line} reads like an installation or version problem (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -745,6 +749,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Parece um problema com outro serviço do Google ou uma VM comum ({what}), sem sinal de "
         "TPU; estas entradas são sobre Cloud TPU. Se há uma TPU envolvida, diga qual e pergunte "
         "de novo.",
+    ),
+    "answer.note_vague": (
+        "That tells me the setup, not what goes wrong. Paste the error message or the last lines "
+        "of the log, or describe what happens: it hangs, runs out of memory, is slow, gives other "
+        "numbers than on the GPU…",
+        "Isso me diz o ambiente, não o que dá errado. Cole a mensagem de erro ou as últimas "
+        "linhas do log, ou descreva o que acontece: trava, fica sem memória, está lento, dá "
+        "números diferentes dos da GPU…",
     ),
     "answer.note_script": (
         "Much of your input is in {script} script, which I do not read: I read English and "

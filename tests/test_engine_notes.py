@@ -64,3 +64,20 @@ def test_a_specific_signature_still_answers_an_unread_script(fast_engine):
     )
     assert answer.facts.other_script == "Chinese/Japanese"
     assert not answer.abstained and answer.results[0].id == "hbm-oom"
+
+
+VAGUE = "the input names the setup but no problem (no error, no symptom): nothing to match it by"
+
+
+@pytest.mark.parametrize("text", ["Using TPUs with PyTorch", "jax on tpu", "erro na TPU"])
+def test_an_input_naming_no_problem_is_refused_and_says_why(fast_engine, text):
+    """Every entry shares the few words of "jax on tpu": the ranking would be a guess, so the
+    assistant asks for the error or the symptom instead of answering one entry with confidence."""
+    answer = fast_engine.ask(text)
+    assert answer.abstained and answer.facts.vague
+    assert answer.to_dict()["notes"] == [VAGUE]
+
+
+def test_one_symptom_word_and_the_input_is_read(fast_engine):
+    answer = fast_engine.ask("jax on tpu runs out of memory")
+    assert not answer.facts.vague and VAGUE not in answer.notes

@@ -19,6 +19,7 @@ from .normalize import Normalized, normalize
 from .outside import read_outside
 from .profile import read_profile
 from .tokens import STOP_EN, STOP_PT, fold
+from .vague import names_no_problem
 
 KEY_LINES = 12
 ERROR_LINES = 4
@@ -130,6 +131,9 @@ class Facts:
     # loaded, no capacity or quota, a local path given to the TPU, a NaN loss: {"kind": "install" |
     # "capacity" | "storage" | "numerics", "text", "line"} (see `text.outside`)
     outside: dict[str, Any] | None = None
+    # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
+    # `text.vague`): the assistant asks what goes wrong instead of guessing
+    vague: bool = False
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
@@ -360,4 +364,5 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.context = read_context(scan).to_dict()
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
+    facts.vague = names_no_problem(text)
     return facts

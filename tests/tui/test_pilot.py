@@ -171,6 +171,18 @@ async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
         assert "Chinese/Japanese script, which I do not read" in shown
 
 
+@aio
+async def test_an_input_naming_no_problem_asks_for_the_error(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "Using TPUs with PyTorch")
+        assert app.screen.turn.answer.abstained
+        shown = " ".join(text_of(app).split())
+        assert "No confident match" in shown
+        assert "That tells me the setup, not what goes wrong" in shown
+
+
 OUTSIDE_REPORTS = {
     # an installation failure pasted in a burst: the guide does not cover installing frameworks
     "install": (

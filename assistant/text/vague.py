@@ -1,0 +1,56 @@
+"""Inputs that name the setup but no problem: "Using TPUs with PyTorch", "jax on tpu", "help with
+TPU", "erro na TPU".
+
+Every entry of the knowledge base mentions TPUs and the frameworks, so such an input shares its
+few words with all of them and the channels pick one almost at random; the confidence model, fitted
+on reports that always say something, then answered "jax on tpu" with op profiling at 100% and
+"pytorch xla tpu v4" with an out-of-memory entry at 99%. A person who typed that has not told the
+assistant what goes wrong yet, so the decision (`decide.vague_input`) abstains and the answer asks
+for the error or the symptom (`answer.note_vague`).
+
+The test is deliberately narrow: a short input (`MAX_WORDS`) all of whose words are setup words
+(the hardware, the frameworks, where it runs), generic words for "it fails" (`error`, `problem`,
+`not working`) or stop words. One word that describes something — `slow`, `hangs`, `memory`,
+`ssh`, `403`, an exception name — and the input is read as usual.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tokens import STOP, fold
+
+MAX_WORDS = 10  # longer inputs always get a reading; a report that long says something
+
+_SETUP = frozenset(
+    """
+tpu tpus cloud google gcp gce colab kaggle pod pods slice slices vm vms node nodes host hosts
+pytorch torch torch_xla xla pjrt jax jaxlib flax optax tensorflow tf tf2 keras lightning
+huggingface transformers libtpu accelerator accelerators device devices chip chips core cores
+model models training train trained trains code script scripts notebook notebooks program
+run runs running ran start started starting setup set
+work works working worked doesn't didn't isn't won't can't dont doesnt didnt isnt cant wont
+error errors problem problems issue issues bug bugs fail fails failed failing failure broken
+question questions guide tutorial example examples doc docs documentation
+modelo modelos treino treinar treinamento codigo rodar rodando roda rodou usar usando uso
+funciona funcionando funcionou erro erros problema problemas falha falhas pergunta duvida
+duvidas exemplo tutorial
+""".split()
+)
+
+# hardware names: v3-8, v4, v5e, v5litepod-16, tpuv3, v6e-256, 8 (cores), 2x2x1 (topologies)
+_HARDWARE = re.compile(r"^(?:tpu)?v\d+[a-z]*(?:-?\d+)?$|^\d+(?:x\d+)*$|^v\d+litepod(?:-\d+)?$")
+_WORD = re.compile(r"[^\W_][\w'/-]*")
+
+
+def _setup_word(word: str) -> bool:
+    return word in STOP or word in _SETUP or bool(_HARDWARE.match(word))
+
+
+def names_no_problem(text: str) -> bool:
+    """True when `text` is short and every word of it is a setup word, a generic word for
+    failure or a stop word (see the module docstring)."""
+    words: list[str] = []
+    for w in _WORD.findall(fold(text)):
+        words.extend(p for p in re.split(r"[/-]", w) if p) if not _HARDWARE.match(w) else [w]
+    return 0 < len(words) <= MAX_WORDS and all(_setup_word(w) for w in words)
