@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.text.normalize import MAX_LINE, normalize, strip_ansi
-from assistant.text.parse import parse, unread_script
+from assistant.text.parse import parse, query_views, searchable, unread_script
 
 
 def test_strips_ansi_timestamps_and_prefixes():
@@ -111,3 +111,24 @@ def test_plain_text_keeps_identifiers():
 def test_unread_script(text, script):
     assert unread_script(text) == script
     assert parse(normalize(text)).other_script == script
+
+
+def test_web_addresses_are_searched_by_the_words_of_their_paths():
+    """`https`, `blob`, `master` of a GitHub address matched entries that quote addresses or a
+    TensorFlow "master"; the host and the path's words stay, an rpc address stays whole."""
+    text = (
+        "see https://github.com/tensorflow/models/blob/master/official/nlp/transformer/"
+        "transformer_main.py and https://cloud.google.com/tpu/docs/troubleshooting?hl=en#top "
+        "on grpc://10.240.1.2:8470"
+    )
+    assert searchable(text) == (
+        "see github tensorflow models official nlp transformer transformer_main.py and "
+        "cloud google tpu docs troubleshooting on grpc://10.240.1.2:8470"
+    )
+
+
+def test_the_views_of_a_report_are_searchable_text():
+    text = "Low TPU usage\n\nhttps://github.com/org/repo/issues/12\n" + "more prose\n" * 20
+    norm = normalize(text)
+    views = query_views(norm, parse(norm))
+    assert all("https" not in v and "issues" not in v for v in views.values())

@@ -275,6 +275,29 @@ def error_lines(lines: list[str], limit: int = ERROR_LINES) -> list[str]:
     return out[::-1]
 
 
+_URL = re.compile(r"\bhttps?://([^\s)\]>\"'`]+)")
+# path parts of a web address that say where a page is kept, not what it is about
+_URL_NOISE = frozenset(
+    "www com org io net html htm md blob tree master main issues issue pull pulls commit commits "
+    "discussions comments wiki edit raw refs heads".split()
+)
+
+
+def _url_words(m: re.Match[str]) -> str:
+    """A web address as the words of its path: `https://github.com/tensorflow/models/blob/master/
+    official/nlp/transformer/transformer_main.py` reads `tensorflow models official nlp
+    transformer transformer_main.py`. Its scheme, host and hosting words (`https`, `github`,
+    `blob`, `master`) are dropped: they matched entries that quote addresses or a "master"."""
+    host, _, path = re.split(r"[?#]", m.group(1))[0].partition("/")
+    parts = host.split(".") + path.split("/")
+    return " ".join(p for p in parts if p and p.lower() not in _URL_NOISE and not p.isdigit())
+
+
+def searchable(text: str) -> str:
+    """`text` as the channels search it: web addresses reduced to the words of their paths."""
+    return _URL.sub(_url_words, text)
+
+
 def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
     """The texts a report is searched by: `all` (its key lines), `head` (its title) and `err`
     (its error lines). A view the input does not have is the `all` view, so a one-line query is
@@ -284,7 +307,8 @@ def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
     errs = error_lines(
         norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [k["text"] for k in facts.key_lines]
     )
-    return {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
+    views = {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
+    return {k: searchable(v) for k, v in views.items()}
 
 
 def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int, str]]:
