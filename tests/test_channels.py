@@ -77,6 +77,22 @@ def test_tokenizer_keeps_identifiers_whole_and_folds_accents():
     assert "for" not in toks and "no" not in toks
 
 
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("TPUv3-8", ["tpuv3", "tpu", "v3"]),  # was TP + Uv: "TPUv3" shared nothing with "TPU v3"
+        ("TPUv5e", ["tpuv5e", "tpu", "v5e"]),
+        ("TPUs", ["tpus"]),  # was TP + Us
+        ("GPUs", ["gpus"]),
+        ("PyTorch", ["pytorch", "py", "torch"]),
+        ("ResourceExhaustedError", ["resourceexhaustederror", "resource", "exhausted", "error"]),
+        ("Conv2D", ["conv2d", "conv"]),
+    ],
+)
+def test_tokenizer_splits_mixed_case_words_as_people_write_them(word, parts):
+    assert tokenize(word) == parts
+
+
 def test_lexical_channel_ranks_by_shared_rare_terms():
     bm = BM25.build(["tpu memory hbm out of memory", "ssh connection timed out", "pão de queijo"])
     hits = bm.search("ran out of hbm memory")

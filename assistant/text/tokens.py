@@ -41,7 +41,13 @@ aqui ali qualquer todo toda todos todas outro outra outros outras mesma lo la ne
 STOP = STOP_EN | STOP_PT
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+# Parts of a mixed-case word: `ResourceExhaustedError` -> Resource, Exhausted, Error. An acronym
+# keeps its plural (`TPUs`, `GPUs`, not TP + Us) and comes apart from a version (`TPUv3`, `TPUv5e`
+# -> TPU + v3, v5e), as people write them.
+_CAMEL = re.compile(
+    r"[A-Z]{2,}s(?![a-z])|[A-Z]{2,}(?=v[0-9])|v[0-9]+[a-z]?(?![a-z])"
+    r"|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+"
+)
 
 
 def fold(text: str) -> str:
