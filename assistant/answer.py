@@ -86,6 +86,11 @@ class Answer:
 def outside_notes(outside: dict[str, Any], lang: str) -> tuple[str, str]:
     """For a problem outside the guide (`Facts.outside`): the `ask --json` note (in English, as all
     notes) and what to tell the person in `lang`, with what to check instead."""
+    if outside["kind"] == "program":
+        return (
+            t("en", "note.outside.program", **outside),
+            t(lang, "answer.note_outside.program", **outside),
+        )
     if outside["kind"] == "capacity":
         return (
             t("en", "note.outside.capacity", **outside),

@@ -184,6 +184,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.program": (
+        "line {line} says the shell cannot find a program (“{text}”), which the troubleshooting "
+        "guide behind tpu-assist does not cover",
+        "a linha {line} diz que o shell não encontra um programa (“{text}”), o que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
@@ -773,6 +779,17 @@ STRINGS: dict[str, tuple[str, str]] = {
         "que me baseio não cobre. Instale o framework e o runtime da TPU como um conjunto "
         "compatível (jax[tpu] e sua libtpu, torch e torch_xla da mesma versão, TensorFlow e sua "
         "versão de software da TPU) num ambiente limpo e pergunte de novo com o próximo erro.",
+    ),
+    "answer.note_outside.program": (
+        "Line {line} says the shell cannot find a program (“{text}”): it is not installed, or not "
+        "on the PATH of the shell that ran it. The guide I answer from does not cover installing "
+        "tools. Install it (for gcloud: the Google Cloud CLI, then `gcloud init`), open a new "
+        "shell, check it with `which <program>`, and ask again with the next error you get.",
+        "A linha {line} diz que o shell não encontra um programa (“{text}”): ele não está "
+        "instalado ou não está no PATH do shell que o executou. O guia em que me baseio não cobre "
+        "a instalação de ferramentas. Instale-o (para o gcloud: a Google Cloud CLI, depois "
+        "`gcloud init`), abra um shell novo, confira com `which <programa>` e pergunte de novo com "
+        "o próximo erro.",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "

@@ -52,6 +52,12 @@ STORAGE = [
     "implemented (file: './data/train-00000.tfrecord')",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
+PROGRAM = [
+    "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
+    "bash: gcloud: command not found",
+    "zsh: command not found: gcloud",
+    "'gcloud' is not recognized as an internal or external command,",
+]
 NOT_OUTSIDE = [
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
@@ -65,6 +71,9 @@ NOT_OUTSIDE = [
     "CLI component manager is disabled for this installation.",
     "I import the dataset with tf.data and both versions of my model train slower on the TPU",
     "Waiting for SSH key to propagate.",
+    # a missing file is not a missing program
+    "Could not create logging file: No such file or directory",
+    "cat: /tmp/tpu_logs/tpu_driver.INFO: No such file or directory",
     "the training loss is higher on the TPU than on my GPU after 10 epochs",
     "loss: 0.4312 - accuracy: 0.8811 - val_loss: 0.5120",
     "NaN-free data pipeline: I filter out rows with missing values before batching",
@@ -94,6 +103,7 @@ def _outside(text: str):
         *[("capacity", x) for x in CAPACITY],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],
+        *[("program", x) for x in PROGRAM],
     ],
 )
 def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
@@ -137,6 +147,15 @@ ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no m
 """
 
 
+PROGRAM_REPORT = """Creating the TPU fails from my launcher script
+
+I followed the Cloud TPU quickstart to create a v5e TPU from a small VM with a shell script.
+
+Creating TPU my-tpu in us-west4-a...
+/home/me/launch/create_tpu.sh: line 7: gcloud: command not found
+Error: the TPU was not created, exit status 127
+"""
+
 STORAGE_REPORT = """TPUEstimator on Colab cannot save its checkpoint
 
 Training runs on the Colab TPU and then fails when the estimator writes the first checkpoint:
@@ -171,6 +190,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (WRAPPED_CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
+        (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

@@ -1,5 +1,6 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
-installed, loaded or matched to its runtime (`install`), that Google Cloud had no capacity or quota
+installed, loaded or matched to its runtime (`install`), that the shell has no such program
+(`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
 (`storage`), or that the loss or a tensor became NaN or infinite (`numerics`).
 
@@ -38,6 +39,17 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b",
+            re.I,
+        ),
+    ),
+    (
+        # the shell has no such program: the tool itself (gcloud, a framework's launcher) is not
+        # installed or not on PATH
+        "program",
+        re.compile(
+            r"\b[\w.-]+: command not found\b|"
+            r"\bcommand not found: [\w.-]+|"
+            r"\bis not recognized as an internal or external command\b",
             re.I,
         ),
     ),
@@ -85,7 +97,7 @@ _HARMLESS = re.compile(
 
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind":
-    "install", "capacity", "storage" or "numerics", "text": the words that say so, "line": its
+    "install", "program", "capacity", "storage" or "numerics", "text": the words that say so, "line": its
     line number}; None if there is none."""
     for key in key_lines:
         if _HARMLESS.search(key["text"]):

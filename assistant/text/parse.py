@@ -128,8 +128,9 @@ class Facts:
     # Cyrillic…): said in the answer's notes, so an abstention is explained (see `unread_script`)
     other_script: str | None = None
     # a key line naming a problem the guide does not cover — the software could not be installed or
-    # loaded, no capacity or quota, a local path given to the TPU, a NaN loss: {"kind": "install" |
-    # "capacity" | "storage" | "numerics", "text", "line"} (see `text.outside`)
+    # loaded, no such program, no capacity or quota, a local path given to the TPU, a NaN loss:
+    # {"kind": "install" | "program" | "capacity" | "storage" | "numerics", "text", "line"}
+    # (see `text.outside`)
     outside: dict[str, Any] | None = None
     # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
     # `text.vague`): the assistant asks what goes wrong instead of guessing
