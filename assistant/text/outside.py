@@ -97,8 +97,8 @@ _HARMLESS = re.compile(
 
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind":
-    "install", "program", "capacity", "storage" or "numerics", "text": the words that say so, "line": its
-    line number}; None if there is none."""
+    "install", "program", "capacity", "storage" or "numerics", "text": the words that say so,
+    "line": its line number}; None if there is none."""
     for key in key_lines:
         if _HARMLESS.search(key["text"]):
             continue
