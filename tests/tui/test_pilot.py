@@ -157,30 +157,31 @@ async def test_abstention(make):
         assert screen.query_one(WalkView).walk is not None
 
 
-@aio
-async def test_input_in_an_unread_script_is_refused_with_the_reason(make):
-    app = make()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await type_and_send(
-            pilot, "训练速度特别慢，一个多小时才两百步，我用的设备是 TPU v3，请问怎么办？"
-        )
-        assert app.screen.turn.answer.abstained
-        shown = " ".join(text_of(app).split())
-        assert "No confident match" in shown
-        assert "Chinese/Japanese script, which I do not read" in shown
+# Refusals for a reason of the assistant's own, each with the hint it must show.
+OWN_REASONS = {
+    "unread script": (
+        "训练速度特别慢，一个多小时才两百步，我用的设备是 TPU v3，请问怎么办？",
+        "Chinese/Japanese script, which I do not read",
+    ),
+    "no problem named": (
+        "Using TPUs with PyTorch",
+        "That tells me the setup, not what goes wrong",
+    ),
+}
 
 
 @aio
-async def test_an_input_naming_no_problem_asks_for_the_error(make):
+@pytest.mark.parametrize("reason", sorted(OWN_REASONS))
+async def test_a_refusal_of_its_own_says_why(make, reason):
+    text, hint = OWN_REASONS[reason]
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await type_and_send(pilot, "Using TPUs with PyTorch")
+        await type_and_send(pilot, text)
         assert app.screen.turn.answer.abstained
         shown = " ".join(text_of(app).split())
         assert "No confident match" in shown
-        assert "That tells me the setup, not what goes wrong" in shown
+        assert hint in shown
 
 
 OUTSIDE_REPORTS = {
