@@ -783,13 +783,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.note_outside.program": (
         "Line {line} says the shell cannot find a program (“{text}”): it is not installed, or not "
         "on the PATH of the shell that ran it. The guide I answer from does not cover installing "
-        "tools. Install it (for gcloud: the Google Cloud CLI, then `gcloud init`), open a new "
-        "shell, check it with `which <program>`, and ask again with the next error you get.",
+        "tools. Install it (for gcloud: the Google Cloud CLI, then run gcloud init), open a new "
+        "shell and make sure it is found (which gcloud prints its path), then ask again with the "
+        "next error you get.",
         "A linha {line} diz que o shell não encontra um programa (“{text}”): ele não está "
         "instalado ou não está no PATH do shell que o executou. O guia em que me baseio não cobre "
-        "a instalação de ferramentas. Instale-o (para o gcloud: a Google Cloud CLI, depois "
-        "`gcloud init`), abra um shell novo, confira com `which <programa>` e pergunte de novo com "
-        "o próximo erro.",
+        "a instalação de ferramentas. Instale-o (para o gcloud: a Google Cloud CLI, depois rode "
+        "gcloud init), abra um shell novo, confira que ele é encontrado (which gcloud mostra o "
+        "caminho) e pergunte de novo com o próximo erro.",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "
