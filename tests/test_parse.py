@@ -132,3 +132,9 @@ def test_the_views_of_a_report_are_searchable_text():
     norm = normalize(text)
     views = query_views(norm, parse(norm))
     assert all("https" not in v and "issues" not in v for v in views.values())
+
+
+def test_oom_is_searched_with_what_it_stands_for():
+    assert searchable("MultiSteps OOM on TPU; it OOMs; zoom") == (
+        "MultiSteps OOM (out of memory) on TPU; it OOMs (out of memory); zoom"
+    )
