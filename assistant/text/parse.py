@@ -285,10 +285,11 @@ _URL_NOISE = frozenset(
 
 
 def _url_words(m: re.Match[str]) -> str:
-    """A web address as the words of its path: `https://github.com/tensorflow/models/blob/master/
-    official/nlp/transformer/transformer_main.py` reads `tensorflow models official nlp
-    transformer transformer_main.py`. Its scheme, host and hosting words (`https`, `github`,
-    `blob`, `master`) are dropped: they matched entries that quote addresses or a "master"."""
+    """A web address as the words of its host and path: `https://github.com/tensorflow/models/
+    blob/master/official/nlp/transformer/transformer_main.py` reads `github tensorflow models
+    official nlp transformer transformer_main.py`. Its scheme, query and hosting words (`https`,
+    `com`, `blob`, `master`) are dropped: they matched entries that quote addresses or a
+    TensorFlow "master". The host's name stays (dropping it too cost a real report)."""
     host, _, path = re.split(r"[?#]", m.group(1))[0].partition("/")
     parts = host.split(".") + path.split("/")
     return " ".join(p for p in parts if p and p.lower() not in _URL_NOISE and not p.isdigit())
