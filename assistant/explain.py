@@ -57,8 +57,11 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         where = ""
         if lines and facts.line_count > 1:
             where = t(lang, "why.lines", lines=", ".join(str(n) for n in lines[:SHOWN_LINES]))
-        words = list(dict.fromkeys(surface.get(w, w) for w in ev.lex_terms))[:SHOWN_WORDS]
-        why.append(t(lang, "why.words", words=", ".join(words), where=where))
+        # only words the person wrote: not "memory", which the search added after "OOM"
+        typed = frozenset().union(*line_tokens)
+        words = list(dict.fromkeys(surface.get(w, w) for w in ev.lex_terms if w in typed))
+        if words:
+            why.append(t(lang, "why.words", words=", ".join(words[:SHOWN_WORDS]), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
         why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
     # A described look-alike is worth naming when no strong signature has already quoted the

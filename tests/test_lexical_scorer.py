@@ -102,3 +102,12 @@ def test_why_lists_surface_words(engine):
     a = engine.ask("jnp.dot on my TPU only matches numpy to 3 decimals, is the TPU wrong?")
     words = next(w for w in a.results[0].why if w.startswith("shared words"))
     assert "matches" in words and "matche," not in words
+
+
+def test_why_lists_only_words_the_person_wrote(engine):
+    """The search reads "OOM" as "OOM (out of memory)"; the answer's shared words are the ones
+    typed, so "memory" is not among them."""
+    a = engine.ask("train.py OOM on my TPU v4")
+    assert a.results[0].id == "hbm-oom"
+    words = next(w for w in a.results[0].why if w.startswith("shared words"))
+    assert "oom" in words and "memory" not in words
