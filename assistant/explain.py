@@ -27,11 +27,13 @@ def _clip(text: str, n: int) -> str:
 @lru_cache(maxsize=8)
 def _key_line_words(
     texts: tuple[str, ...],
-) -> tuple[tuple[frozenset[str], ...], Mapping[str, str]]:
-    """Each key line's tokens, and how each token reads (`surface_forms`): worked out once per
-    input, not once for every ranked entry explained."""
+) -> tuple[tuple[frozenset[str], ...], frozenset[str], Mapping[str, str]]:
+    """Each key line's tokens, all of them together (the words the person wrote), and how each
+    token reads (`surface_forms`): worked out once per input, not once for every ranked entry
+    explained."""
     tokens = tuple(frozenset(tokenize(text)) for text in texts)
-    return tokens, MappingProxyType(surface_forms("\n".join(texts)))
+    typed = frozenset().union(*tokens)
+    return tokens, typed, MappingProxyType(surface_forms("\n".join(texts)))
 
 
 def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
@@ -50,7 +52,7 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         why.append(t(lang, "why.exclude", line=line_no, text=hit.matched[:100]))
     if ev.lex_terms:
         terms = set(ev.lex_terms)
-        line_tokens, surface = _key_line_words(tuple(k["text"] for k in facts.key_lines))
+        line_tokens, typed, surface = _key_line_words(tuple(k["text"] for k in facts.key_lines))
         lines = [
             k["line"] for k, toks in zip(facts.key_lines, line_tokens, strict=True) if terms & toks
         ]
@@ -58,7 +60,6 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         if lines and facts.line_count > 1:
             where = t(lang, "why.lines", lines=", ".join(str(n) for n in lines[:SHOWN_LINES]))
         # only words the person wrote: not "memory", which the search added after "OOM"
-        typed = frozenset().union(*line_tokens)
         words = list(dict.fromkeys(surface.get(w, w) for w in ev.lex_terms if w in typed))
         if words:
             why.append(t(lang, "why.words", words=", ".join(words[:SHOWN_WORDS]), where=where))

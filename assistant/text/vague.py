@@ -49,8 +49,15 @@ def _setup_word(word: str) -> bool:
 
 def names_no_problem(text: str) -> bool:
     """True when `text` is short and every word of it is a setup word, a generic word for
-    failure or a stop word (see the module docstring)."""
-    words: list[str] = []
-    for w in _WORD.findall(fold(text)):
-        words.extend(p for p in re.split(r"[/-]", w) if p) if not _HARDWARE.match(w) else [w]
-    return 0 < len(words) <= MAX_WORDS and all(_setup_word(w) for w in words)
+    failure or a stop word (see the module docstring). Reads words only until one says
+    something or there are too many, so a long log costs next to nothing."""
+    count = 0
+    for m in _WORD.finditer(text):
+        word = fold(m.group(0))
+        if _HARDWARE.match(word):
+            continue
+        for part in (p for p in re.split(r"[/-]", word) if p):
+            count += 1
+            if count > MAX_WORDS or not _setup_word(part):
+                return False
+    return count > 0
