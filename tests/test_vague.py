@@ -29,6 +29,10 @@ SAYS_SOMETHING = [
     "jax on tpu runs out of memory",
     "ResourceExhaustedError",
     "403",
+    # a number next to the setup words is a status code, a port, an exit code
+    "TPU 403",
+    "tpu 8470",
+    "jax tpu v4 exit code 137",
     "ssh to my TPU VM",
     "treino lento na TPU",
     "a TPU trava no CTRL+C",

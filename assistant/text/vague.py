@@ -38,8 +38,9 @@ duvidas exemplo tutorial
 """.split()
 )
 
-# hardware names: v3-8, v4, v5e, v5litepod-16, tpuv3, v6e-256, 8 (cores), 2x2x1 (topologies)
-_HARDWARE = re.compile(r"^(?:tpu)?v\d+[a-z]*(?:-?\d+)?$|^\d+(?:x\d+)*$|^v\d+litepod(?:-\d+)?$")
+# hardware names: v3-8, v4, v5e, v5litepod-16, tpuv3, v6e-256, 2x2x1 (topologies). A bare number
+# is not one: "TPU 403", "tpu 8470" name a status code and a port.
+_HARDWARE = re.compile(r"^(?:tpu)?v\d+[a-z]*(?:-?\d+)?$|^\d+(?:x\d+)+$|^v\d+litepod(?:-\d+)?$")
 _WORD = re.compile(r"[^\W_][\w'/-]*")
 
 
@@ -54,9 +55,8 @@ def names_no_problem(text: str) -> bool:
     count = 0
     for m in _WORD.finditer(text):
         word = fold(m.group(0))
-        if _HARDWARE.match(word):
-            continue
-        for part in (p for p in re.split(r"[/-]", word) if p):
+        parts = [word] if _HARDWARE.match(word) else [p for p in re.split(r"[/-]", word) if p]
+        for part in parts:
             count += 1
             if count > MAX_WORDS or not _setup_word(part):
                 return False
