@@ -101,6 +101,11 @@ def outside_notes(outside: dict[str, Any], lang: str) -> tuple[str, str]:
             t("en", "note.outside.storage", **outside),
             t(lang, "answer.note_outside.storage", **outside),
         )
+    if outside["kind"] == "host_memory":
+        return (
+            t("en", "note.outside.host_memory", **outside),
+            t(lang, "answer.note_outside.host_memory", **outside),
+        )
     if outside["kind"] == "numerics":
         return (
             t("en", "note.outside.numerics", **outside),

@@ -202,6 +202,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um caminho no disco desta máquina passado ao host da TPU "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.host_memory": (
+        "line {line} says the machine's own RAM ran out (“{text}”), not the TPU's memory, which "
+        "the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que acabou a RAM da própria máquina (“{text}”), não a memória da TPU, "
+        "o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -811,6 +817,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "o próprio host da TPU que lê os dados e grava checkpoints e resumos, e ele não enxerga o "
         "disco desta máquina: coloque-os num bucket do Cloud Storage (gs://BUCKET/...) que a "
         "conta de serviço da TPU possa usar.",
+    ),
+    "answer.note_outside.host_memory": (
+        "Line {line} says the machine's own RAM ran out (“{text}”): the VM or Colab runtime that "
+        "feeds the TPU, not the TPU's HBM, which the guide I answer from does not cover. Watch "
+        "free -h while it runs; load or parse the data in a stream (tf.data from files, a "
+        "DataLoader that reads lazily) instead of whole in memory; with one process per TPU core "
+        "every process holds its own copy, so load the weights once or use fewer loader workers; "
+        "or use a host with more memory.",
+        "A linha {line} diz que acabou a RAM da própria máquina (“{text}”): a da VM ou do runtime "
+        "do Colab que alimenta a TPU, não a HBM da TPU, o que o guia em que me baseio não cobre. "
+        "Acompanhe free -h durante a execução; leia e processe os dados em fluxo (tf.data a partir "
+        "de arquivos, um DataLoader que lê sob demanda) em vez de tudo na memória; com um processo "
+        "por núcleo da TPU, cada processo guarda a sua cópia, então carregue os pesos uma vez só "
+        "ou use menos workers no carregador; ou use um host com mais memória.",
     ),
     "answer.note_outside.numerics": (
         "Line {line} reads like a numerical problem (“{text}”): the loss or a tensor became NaN or "

@@ -51,6 +51,17 @@ STORAGE = [
     "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme '[local]' not "
     "implemented (file: './data/train-00000.tfrecord')",
 ]
+HOST_MEMORY = [
+    "terminate called after throwing an instance of 'std::bad_alloc'",
+    "  what():  std::bad_alloc",
+    "OSError: [Errno 12] Cannot allocate memory",
+    "MemoryError",
+    "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 37.3 GiB for an array with "
+    "shape (100000, 100000) and data type float32",
+    "[ 812.412201] Out of memory: Killed process 2841 (python3) total-vm:41283212kB",
+    "kernel: python3 invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0",
+    "Your session crashed after using all available RAM.",
+]
 # TPU problems the knowledge base covers, worded close to the problems above.
 PROGRAM = [
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
@@ -61,6 +72,12 @@ PROGRAM = [
 NOT_OUTSIDE = [
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
+    # the TPU's (or a GPU's) own memory, not the host's
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: "
+    "Attempting to allocate 2.00G. That was not possible. There are 1.12G free.",
+    "RuntimeError: Resource exhausted: Out of memory while trying to allocate 4.00G.",
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB.",
+    "the TPU runs out of memory with batch size 256 but not with 128",
     "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by "
     "process with pid 1234. Not attempting to load libtpu.so in this process.",
     "NotFoundError: No registered 'ImageProjectiveTransformV3' OpKernel for XLA_TPU_JIT devices",
@@ -104,6 +121,7 @@ def _outside(text: str):
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
+        *[("host_memory", x) for x in HOST_MEMORY],
     ],
 )
 def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
@@ -164,6 +182,17 @@ model_dir is a folder in the notebook's file system.
 """
 
 
+HOST_MEMORY_REPORT = """BERT fine-tuning on a Cloud TPU dies before the first step
+
+I'm fine-tuning BERT-large for SQuAD on a v3-8 from a small VM, following the README.
+After calling model_fn the process prints
+terminate called after throwing an instance of 'std::bad_alloc'
+  what():  std::bad_alloc
+Aborted (core dumped)
+Nothing else runs on the VM.
+"""
+
+
 # a launcher that wraps the capacity failure in UnavailableError: not a connection problem
 WRAPPED_CAPACITY_REPORT = """sky launch fails for a v4-8
 
@@ -191,6 +220,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
+        (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

@@ -2,15 +2,18 @@
 installed, loaded or matched to its runtime (`install`), that the shell has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
-(`storage`), or that the loss or a tensor became NaN or infinite (`numerics`).
+(`storage`), that the loss or a tensor became NaN or infinite (`numerics`), or that the machine's
+own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the kernel's OOM killer),
+which is not the TPU's HBM.
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
-ways its entries name; it does not cover installing the frameworks, getting capacity, or numerical
-instability. Such reports share many words with its entries ("TPU", "jax", "torch_xla", "create",
-"UnavailableError", "loss") and were answered with confidence as a connection, creation, shape or
-loop problem, so the decision (`decide.outside_guide`) abstains on them unless a specific signature
-of an entry explains the line (a missing profiler plugin is the op-profiling entry's own), and the
-answer says why and what to check instead (`answer.note_outside.*`).
+ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
+instability, or the memory of the VM that feeds the TPU. Such reports share many words with its
+entries ("TPU", "jax", "torch_xla", "create", "UnavailableError", "loss", "out of memory") and
+were answered with confidence as a connection, creation, shape, loop or TPU memory problem, so
+the decision (`decide.outside_guide`) abstains on them unless a specific signature of an entry
+explains the line (a missing profiler plugin is the op-profiling entry's own), and the answer says
+why and what to check instead (`answer.note_outside.*`).
 
 Only the key lines are read (`Facts.key_lines`: the title and the error lines), so a warning deep in
 a long log does not turn a TPU problem the guide covers into one it does not.
@@ -70,6 +73,19 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"\bFile system scheme '\[local\]' not implemented\b", re.I),
     ),
     (
+        # the VM's (or Colab's) RAM, not the TPU's HBM: the guide's memory entries are about the
+        # TPU's own memory, whose messages say RESOURCE_EXHAUSTED / "memory space hbm"
+        "host_memory",
+        re.compile(
+            r"\b(?:std::)?bad_alloc\b|\bCannot allocate memory\b|"
+            r"(?<!\w)MemoryError\b|\b_ArrayMemoryError\b|"
+            r"\bUnable to allocate [0-9.]+\s*[KMGT]i?B for an array\b|"
+            r"\bOut of memory: Kill(?:ed)? process\b|\boom[-_ ]kill(?:er|ed)?\b|"
+            r"\bafter using all available RAM\b",
+            re.I,
+        ),
+    ),
+    (
         "numerics",
         re.compile(
             # TensorFlow's own words for it
@@ -96,9 +112,8 @@ _HARMLESS = re.compile(
 
 
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind":
-    "install", "program", "capacity", "storage" or "numerics", "text": the words that say so,
-    "line": its line number}; None if there is none."""
+    """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind": one of
+    `KINDS`, "text": the words that say so, "line": its line number}; None if there is none."""
     for key in key_lines:
         if _HARMLESS.search(key["text"]):
             continue

@@ -129,7 +129,8 @@ class Facts:
     other_script: str | None = None
     # a key line naming a problem the guide does not cover — the software could not be installed or
     # loaded, no such program, no capacity or quota, a local path given to the TPU, a NaN loss:
-    # {"kind": "install" | "program" | "capacity" | "storage" | "numerics", "text", "line"}
+    # {"kind": "install" | "program" | "capacity" | "storage" | "host_memory" |
+    # "numerics", "text", "line"}
     # (see `text.outside`)
     outside: dict[str, Any] | None = None
     # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
