@@ -176,6 +176,10 @@ def test_context_gate():
     lightning = "GPU available: True, used: True\nTPU available: False, using: 0 TPU cores"
     assert read_context(lightning).gate == "device"
     assert read_context("TPU available: True, using: 8 TPU cores").tpu
+    # JAX's fallback warning on a CPU-only machine says neither a TPU nor a GPU is there
+    fallback = "WARNING:jax._src.lib.xla_bridge:No GPU/TPU found, falling back to CPU."
+    assert not read_context(fallback).tpu and not read_context(fallback).device
+    assert read_context(f"jax on my Colab TPU runtime only sees the CPU\n{fallback}").tpu
     # PyTorch/XLA's words mean a TPU, unless the report runs PyTorch/XLA on a GPU
     assert read_context("import torch_xla.core.xla_model as xm; xm.xla_device()").tpu
     on_gpu = (

@@ -133,15 +133,18 @@ _ABSENT_BACKEND_PROBE = re.compile(
 
 
 # PyTorch Lightning's start-up summary names every accelerator and says which are absent ("TPU
-# available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one.
-_ABSENT_TPU_SUMMARY = re.compile(r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?", re.I)
+# available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one; and
+# JAX warns "No GPU/TPU found, falling back to CPU" on every CPU-only start, a laptop's included.
+_ABSENT_TPU_SUMMARY = re.compile(
+    r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?|\bNo GPU/TPU found\b", re.I
+)
 
 
 def _without_absent_backends(text: str) -> str:
-    """`text` less the probe messages of absent backends and Lightning's "TPU available: False",
-    and less other mentions of those backends' names (a title that quotes `tpu_driver` from the
-    log below it), except the bare word `tpu`: neither a TPU nor another device is evidenced by a
-    backend that is not there."""
+    """`text` less the probe messages of absent backends, Lightning's "TPU available: False" and
+    JAX's "No GPU/TPU found", and less other mentions of those backends' names (a title that
+    quotes `tpu_driver` from the log below it), except the bare word `tpu`: neither a TPU nor
+    another device is evidenced by a backend that is not there."""
     names = {m.group("backend").lower() for m in _ABSENT_BACKEND_PROBE.finditer(text)}
     text = _ABSENT_TPU_SUMMARY.sub(" ", _ABSENT_BACKEND_PROBE.sub(" ", text))
     names.discard("tpu")
