@@ -83,38 +83,69 @@ class Answer:
         )
 
 
-def outside_notes(outside: dict[str, Any], lang: str) -> tuple[str, str]:
-    """For a problem outside the guide (`Facts.outside`): the `ask --json` note (in English, as all
-    notes) and what to tell the person in `lang`, with what to check instead."""
+def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> tuple[str, str]:
+    """For a problem outside the guide (`Facts.outside`): the short note (in English, as all of
+    `ask --json`'s notes, unless `note_lang` says otherwise) and what to tell the person in `lang`,
+    with what to check instead."""
     if outside["kind"] == "program":
         return (
-            t("en", "note.outside.program", **outside),
+            t(note_lang, "note.outside.program", **outside),
             t(lang, "answer.note_outside.program", **outside),
         )
     if outside["kind"] == "capacity":
         return (
-            t("en", "note.outside.capacity", **outside),
+            t(note_lang, "note.outside.capacity", **outside),
             t(lang, "answer.note_outside.capacity", **outside),
         )
     if outside["kind"] == "storage":
         return (
-            t("en", "note.outside.storage", **outside),
+            t(note_lang, "note.outside.storage", **outside),
             t(lang, "answer.note_outside.storage", **outside),
         )
     if outside["kind"] == "host_memory":
         return (
-            t("en", "note.outside.host_memory", **outside),
+            t(note_lang, "note.outside.host_memory", **outside),
             t(lang, "answer.note_outside.host_memory", **outside),
         )
     if outside["kind"] == "numerics":
         return (
-            t("en", "note.outside.numerics", **outside),
+            t(note_lang, "note.outside.numerics", **outside),
             t(lang, "answer.note_outside.numerics", **outside),
         )
     return (
-        t("en", "note.outside.install", **outside),
+        t(note_lang, "note.outside.install", **outside),
         t(lang, "answer.note_outside.install", **outside),
     )
+
+
+# Notes the engine makes from the catalogue with no values (see `Engine.decide`).
+_PLAIN_NOTES = (
+    "note.truncated",
+    "note.empty",
+    "note.no_match",
+    "note.vague",
+    "note.signatures_only",
+)
+
+
+def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) -> list[str]:
+    """An answer's notes — in English, as `ask --json` gives them — as a person reading `lang` is
+    shown them: each note the catalogue made in `lang`, any other (the embedder's) as it is, and
+    none that `refusal` (`abstention_note`) goes on to say at length."""
+    shown = {t("en", key): t(lang, key) for key in _PLAIN_NOTES}
+    if facts.other_script:
+        script = facts.other_script
+        shown[t("en", "note.other_script", script=script)] = t(
+            lang, "note.other_script", script=script
+        )
+    if facts.outside:
+        shown[outside_notes(facts.outside, lang)[0]] = outside_notes(facts.outside, lang, lang)[0]
+    said = set()
+    if refusal:
+        said = {t("en", "note.vague"), t("en", "note.other_script", script=facts.other_script)}
+        if facts.outside:
+            said.add(outside_notes(facts.outside, lang)[0])
+    return [shown.get(note, note) for note in notes if note not in said]
 
 
 def script_note(facts: Facts, lang: str) -> str | None:

@@ -42,6 +42,24 @@ def test_ask_abstains_plainly(run_cli):
     assert b"No confident match" in r.stdout
 
 
+def test_plain_text_notes_are_in_the_asked_language_and_said_once(run_cli):
+    """`ask --json` keeps its notes in English; the plain text shows them in the person's language,
+    and a refusal that explains itself at length is not preceded by its short English form."""
+    r = run_cli(
+        "ask", "--lang", "pt", "treino na TPU morre\nOSError: [Errno 12] Cannot allocate memory"
+    )
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "acabou a RAM da própria máquina" in out
+    assert out.count("Cannot allocate memory") == 1 and "Nota:" not in out
+    assert "says the machine's own RAM" not in out
+    data = json.loads(
+        run_cli("ask", "--json", "--lang", "pt", "OSError: Cannot allocate memory").stdout
+    )
+    assert data["abstained"] and "says the machine's own RAM ran out" in data["notes"][0]
+    out = run_cli("ask", "--lang", "pt", "--top", "1", "x\n" * 30_000).stdout.decode()
+    assert "Nota: a entrada foi reduzida" in out
+
+
 def test_a_refusal_for_another_device_or_service_says_so(run_cli):
     """Refused because the report is about a GPU, or another Google API, and shows no TPU: the
     hint names what was read, keeps the model's confidences, and asks which TPU if there is one."""

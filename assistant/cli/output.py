@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, TextIO
 
-from ..answer import abstention_note, context_hint
+from ..answer import abstention_note, context_hint, shown_notes
 from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
@@ -18,12 +18,12 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     lang = answer.lang
     conf = t(lang, "cli.conf")
     out: list[str] = []
-    for note in answer.notes:
+    # Refused for a reason of its own (a problem outside the guide, an unread script): the
+    # model's confidences would contradict "no confident match", so the entries come without.
+    refusal = abstention_note(answer.facts, lang) if answer.abstained else None
+    for note in shown_notes(answer.notes, answer.facts, lang, refusal):
         out.append(f"{t(lang, 'cli.cut')}: {note}")
     if answer.abstained:
-        # Refused for a reason of its own (a problem outside the guide, an unread script): the
-        # model's confidences would contradict "no confident match", so the entries come without.
-        refusal = abstention_note(answer.facts, lang)
         out.append(t(lang, "answer.none"))
         if answer.results:
             out.append(f"{t(lang, 'cli.nearest')}:")
