@@ -124,6 +124,7 @@ _PLAIN_NOTES = (
     "note.empty",
     "note.no_match",
     "note.vague",
+    "note.slow_only",
     "note.signatures_only",
 )
 
@@ -142,7 +143,11 @@ def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) 
         shown[outside_notes(facts.outside, lang)[0]] = outside_notes(facts.outside, lang, lang)[0]
     said = set()
     if refusal:
-        said = {t("en", "note.vague"), t("en", "note.other_script", script=facts.other_script)}
+        said = {
+            t("en", "note.vague"),
+            t("en", "note.slow_only"),
+            t("en", "note.other_script", script=facts.other_script),
+        }
         if facts.outside:
             said.add(outside_notes(facts.outside, lang)[0])
     return [shown.get(note, note) for note in notes if note not in said]
@@ -177,4 +182,6 @@ def abstention_note(facts: Facts, lang: str) -> str | None:
         return outside_notes(facts.outside, lang)[1]
     if facts.vague:
         return t(lang, "answer.note_vague")
+    if facts.slow_only:
+        return t(lang, "answer.note_slow_only")
     return script_note(facts, lang)

@@ -251,8 +251,10 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
 
 
 def vague_input(retrieval: Retrieval, top: Scored) -> bool:
-    """The input names the setup but no problem ("jax on tpu", "TPU error"; `text.vague`) and no
-    signature settled it: every entry shares its few words, so the ranking is a guess the
-    confidence model cannot see through (its training inputs all say something). The assistant
-    abstains and asks for the error or the symptom (the answer's notes)."""
-    return retrieval.facts.vague and not settled(top)
+    """The input names the setup but no problem ("jax on tpu", "TPU error"), or says only that a
+    run is slow ("TPU slow"; both `text.vague`), and no signature settled it: the entries (every
+    one, or the five slow-run ones) share its few words, so the ranking is a guess the confidence
+    model cannot see through (its training inputs all say something). The assistant abstains and
+    asks for the error or the symptom, or for the profile's figures (the answer's notes)."""
+    facts = retrieval.facts
+    return (facts.vague or facts.slow_only) and not settled(top)

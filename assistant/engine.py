@@ -293,6 +293,8 @@ class Engine:
             notes.append(outside_notes(facts.outside, lang)[0])
         elif ranked.abstained and facts.vague:
             notes.append(t("en", "note.vague"))
+        elif ranked.abstained and facts.slow_only:
+            notes.append(t("en", "note.slow_only"))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

@@ -178,6 +178,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the input names the setup but no problem (no error, no symptom): nothing to match it by",
         "a entrada cita o ambiente mas nenhum problema (nem erro, nem sintoma): nada a comparar",
     ),
+    "note.slow_only": (
+        "the input says only that a run is slow: several entries fit, and what tells them apart "
+        "(the profile's figures, the batch, the model, the loop) is not in it",
+        "a entrada diz só que a execução está lenta: várias entradas servem, e o que as distingue "
+        "(os números do perfil, o lote, o modelo, o loop) não está nela",
+    ),
     "note.outside.install": (
         "line {line} reads like an installation or version problem (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -761,6 +767,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Parece um problema com outro serviço do Google ou uma VM comum ({what}), sem sinal de "
         "TPU; estas entradas são sobre Cloud TPU. Se há uma TPU envolvida, diga qual e pergunte "
         "de novo.",
+    ),
+    "answer.note_slow_only": (
+        "A slow TPU run has several usual causes — the input pipeline starving the TPU, a batch "
+        "too small, layers too narrow, work that is not matrix multiplication, too few steps per "
+        "execution, recompiling for new shapes — and “slow” alone does not tell them "
+        "apart. Capture a profile and paste its overview figures (step time, TPU idle %, MXU "
+        "utilization %, infeed %), or say more: the batch size per core, the model, how the data "
+        "is read, whether every step takes long or only some. Or pick the closest cause from the "
+        "list and walk it.",
+        "Uma execução lenta na TPU tem várias causas comuns — o pipeline de entrada deixando a "
+        "TPU esperando, um lote pequeno demais, camadas estreitas demais, trabalho que não é "
+        "multiplicação de matrizes, poucos passos por execução, recompilação para novos "
+        "formatos — e só “lento” não as distingue. Capture um perfil e cole os números "
+        "do overview (tempo de passo, % de ociosidade da TPU, % de utilização da MXU, % de "
+        "infeed), ou conte mais: o lote por núcleo, o modelo, como os dados são lidos, se todo "
+        "passo demora ou só alguns. Ou escolha na lista a causa mais próxima e siga o roteiro.",
     ),
     "answer.note_vague": (
         "That tells me the setup, not what goes wrong. Paste the error message or the last lines "

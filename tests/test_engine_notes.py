@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from assistant.answer import abstention_note
 from assistant.engine import Retrieval
 from assistant.text.normalize import normalize
 from assistant.text.parse import parse
@@ -76,6 +77,30 @@ def test_an_input_naming_no_problem_is_refused_and_says_why(fast_engine, text):
     answer = fast_engine.ask(text)
     assert answer.abstained and answer.facts.vague
     assert answer.to_dict()["notes"] == [VAGUE]
+
+
+SLOW_ONLY = (
+    "the input says only that a run is slow: several entries fit, and what tells them apart (the "
+    "profile's figures, the batch, the model, the loop) is not in it"
+)
+
+
+@pytest.mark.parametrize("text", ["TPU slow", "jax tpu v4 slow", "treino lento na TPU"])
+def test_an_input_saying_only_slow_is_refused_and_asks_for_the_profile(fast_engine, text):
+    """Five entries are slow-run problems and "slow on TPU" fits them all: the assistant asks for
+    the profile's figures or a detail instead of answering one of them with confidence."""
+    answer = fast_engine.ask(text)
+    assert answer.abstained and answer.facts.slow_only and not answer.facts.vague
+    assert answer.to_dict()["notes"] == [SLOW_ONLY]
+    assert "MXU" in abstention_note(answer.facts, "en")
+
+
+@pytest.mark.parametrize(
+    "text", ["TPU slow: step time 310 ms, TPU idle time 64%", "slow input pipeline on TPU"]
+)
+def test_slowness_with_figures_or_a_detail_is_read(fast_engine, text):
+    answer = fast_engine.ask(text)
+    assert not answer.facts.slow_only and SLOW_ONLY not in answer.notes
 
 
 def test_one_symptom_word_and_the_input_is_read(fast_engine):

@@ -1,11 +1,12 @@
-"""`text.vague`: a short input that names the setup but no problem is recognized as such; one
-word that describes something, a longer report, or an error line and it is read as usual."""
+"""`text.vague`: a short input that names the setup but no problem, or says only that a run is
+slow, is recognized as such; one word that describes something else, a longer report, or an error
+line and it is read as usual."""
 
 from __future__ import annotations
 
 import pytest
 
-from assistant.text.vague import names_no_problem
+from assistant.text.vague import names_no_problem, says_only_slow
 
 VAGUE = [
     "Using TPUs with PyTorch",
@@ -54,3 +55,45 @@ def test_names_the_setup_but_no_problem(text):
 @pytest.mark.parametrize("text", SAYS_SOMETHING)
 def test_says_something_to_match(text):
     assert not names_no_problem(text)
+
+
+ONLY_SLOW = [
+    "TPU slow",
+    "training is very slow on tpu-v3",
+    "my TPU training is slower than on GPU",
+    "jax tpu v4 slow",
+    "pytorch xla is slow",
+    "TPU 10x slower than a V100 per epoch",
+    "low utilization on TPU",
+    "poor performance on Colab TPU",
+    "treino lento na TPU",
+    "o treino na TPU v3-8 está muito mais devagar que na GPU",
+]
+
+SLOW_WITH_A_DETAIL = [
+    # a detail points at a cause: read as usual
+    "slow input pipeline on TPU",
+    "small batch slow on tpu",
+    "tpu training slow with batch size 8",
+    "TPU idle time high and training slow",
+    "low MXU utilization on TPU",
+    "model.fit on TPU is slow",
+    "training slows down after every epoch because of recompilation",
+    "slow padding on TPU",
+    # not about slowness
+    "jax on tpu",
+    "TPU v3-8 hangs",
+    # long: a report this long always gets a reading
+    "my training on the TPU is very slow compared to the GPU and I do not know why it is so slow",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ONLY_SLOW)
+def test_says_only_that_a_run_is_slow(text):
+    assert says_only_slow(text)
+
+
+@pytest.mark.parametrize("text", SLOW_WITH_A_DETAIL)
+def test_slowness_with_a_detail_is_read(text):
+    assert not says_only_slow(text)

@@ -19,7 +19,7 @@ from .normalize import Normalized, normalize
 from .outside import read_outside
 from .profile import read_profile
 from .tokens import STOP_EN, STOP_PT, fold
-from .vague import names_no_problem
+from .vague import names_no_problem, says_only_slow
 
 KEY_LINES = 12
 ERROR_LINES = 4
@@ -136,6 +136,9 @@ class Facts:
     # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
     # `text.vague`): the assistant asks what goes wrong instead of guessing
     vague: bool = False
+    # a short input that says only that a run is slow ("TPU slow", "treino lento na TPU"; see
+    # `text.vague`): the assistant asks for the profile's figures instead of picking one cause
+    slow_only: bool = False
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
@@ -398,4 +401,5 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)
+    facts.slow_only = not facts.profile and says_only_slow(text)
     return facts

@@ -1,5 +1,6 @@
-"""Inputs that name the setup but no problem: "Using TPUs with PyTorch", "jax on tpu", "help with
-TPU", "erro na TPU".
+"""Inputs that name the setup but no problem ("Using TPUs with PyTorch", "jax on tpu", "help with
+TPU", "erro na TPU"), and inputs that say only that a run is slow ("TPU slow", "training is very
+slow on tpu-v3", "treino lento na TPU").
 
 Every entry of the knowledge base mentions TPUs and the frameworks, so such an input shares its
 few words with all of them and the channels pick one almost at random; the confidence model, fitted
@@ -12,6 +13,16 @@ The test is deliberately narrow: a short input (`MAX_WORDS`) all of whose words 
 (the hardware, the frameworks, where it runs), generic words for "it fails" (`error`, `problem`,
 `not working`) or stop words. One word that describes something — `slow`, `hangs`, `memory`,
 `ssh`, `403`, an exception name — and the input is read as usual.
+
+"It is slow" is the second case (`says_only_slow`). Five entries are slow-run problems (the input
+pipeline, the batch, the layers' widths, the share of matrix work, the steps per execution; and
+padding and recompiles make runs slow too), and the words "slow on TPU" fit them all: the
+confidence model answered "TPU slow" with low MXU at 95%, "jax tpu v4 slow" with an out-of-memory
+entry at 98% and "training is very slow on tpu-v3" with a small batch at 99%. What tells them apart
+is what the profiler shows (idle time, MXU utilization, step time) or a detail of the model or the
+loop, so such an input is refused like the first case, and the answer asks for those figures
+(`answer.note_slow_only`). A word of detail (`batch`, `idle`, `mxu`, `padding`, `input`,
+`recompil…`, an op's name) or profile figures, and it is read as usual.
 """
 
 from __future__ import annotations
@@ -21,6 +32,7 @@ import re
 from .tokens import STOP, fold
 
 MAX_WORDS = 10  # longer inputs always get a reading; a report that long says something
+SLOW_MAX_WORDS = 12  # "o treino na TPU v3-8 está muito mais devagar que na GPU"
 
 _SETUP = frozenset(
     """
@@ -37,6 +49,31 @@ funciona funcionando funcionou erro erros problema problemas falha falhas pergun
 duvidas exemplo tutorial
 """.split()
 )
+
+# Words that say a run is slow, and nothing about why (folded, en and pt). `_SLOW_WORDS` also
+# holds the words that go with them ("very", "compared", "per epoch", "10x", a GPU to compare with);
+# `_SLOWNESS` the ones that say it.
+_SLOWNESS = frozenset(
+    """
+slow slower slowest slowly slowness slowdown slowdowns sluggish speed speeds speedup speedups
+performance perf throughput utilization utilisation usage util lag laggy
+lento lenta lentos lentas lentidao devagar demora demorando demorado demorada lerdo lerda
+velocidade desempenho utilizacao
+""".split()
+)
+_SLOW_WORDS = _SLOWNESS | frozenset(
+    """
+fast faster fastest quick quicker speed-up low lower poor bad slower-than extremely super
+really way much compared comparison versus vs expected gpu gpus cpu cpus nvidia cuda a100 v100
+t4 p100 h100 l4 rtx step steps epoch epochs iteration iterations per second seconds sec secs
+minute minutes min hour hours time times takes taking took long forever
+rapido rapida rapidos baixo baixa baixos baixas ruim pior comparado comparada esperado passo
+passos epoca epocas iteracao iteracoes segundo segundos minuto minutos hora horas tempo demora
+leva levando levou
+""".split()
+)
+_TIMES = re.compile(r"^\d+(?:\.\d+)?x$")  # "10x slower"
+
 
 # hardware names: v3-8, v4, v5e, v5litepod-16, tpuv3, v6e-256, 2x2x1 (topologies). A bare number
 # is not one: "TPU 403", "tpu 8470" name a status code and a port.
@@ -61,3 +98,24 @@ def names_no_problem(text: str) -> bool:
             if count > MAX_WORDS or not _setup_word(part):
                 return False
     return count > 0
+
+
+def says_only_slow(text: str) -> bool:
+    """True when `text` is short, says that something is slow (`_SLOWNESS`) and every other word
+    of it is a setup word, a stop word or a word that goes with slowness ("very", "than GPU",
+    "per epoch", "10x"): see the module docstring. Reads words only until one says something
+    else or there are too many."""
+    count = 0
+    slow = False
+    for m in _WORD.finditer(text):
+        word = fold(m.group(0))
+        parts = [word] if _HARDWARE.match(word) else [p for p in re.split(r"[/-]", word) if p]
+        for part in parts:
+            count += 1
+            if count > SLOW_MAX_WORDS:
+                return False
+            if part in _SLOWNESS:
+                slow = True
+            elif not (_setup_word(part) or part in _SLOW_WORDS or _TIMES.match(part)):
+                return False
+    return slow

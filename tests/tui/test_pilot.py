@@ -167,6 +167,10 @@ OWN_REASONS = {
         "Using TPUs with PyTorch",
         "That tells me the setup, not what goes wrong",
     ),
+    "only slow": (
+        "my TPU training is slower than on GPU",
+        "“slow” alone does not tell them apart",
+    ),
 }
 
 
