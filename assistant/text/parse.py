@@ -401,5 +401,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)
-    facts.slow_only = not facts.profile and says_only_slow(text)
+    # a slow GPU run ("slower on the A100 than on the T4") gets the context gate's hint instead
+    gated = bool(facts.context.get("gate"))
+    facts.slow_only = not facts.profile and not gated and says_only_slow(text)
     return facts
