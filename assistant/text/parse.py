@@ -304,6 +304,10 @@ def _url_words(m: re.Match[str]) -> str:
 _OOM = re.compile(r"\bOOM(?:s|ed|ing)?\b", re.IGNORECASE)
 
 
+# What an input that says only "slow" is searched with as well (see `query_views`).
+SLOW_RUN = "slow training: long step time, low throughput"
+
+
 def searchable(text: str) -> str:
     """`text` as the channels search it: web addresses reduced to the words of their paths, and
     "OOM" followed by what it stands for."""
@@ -320,6 +324,10 @@ def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
         norm.lines if len(norm.lines) <= FULL_SCAN_LINES else [k["text"] for k in facts.key_lines]
     )
     views = {"all": full, "head": head, "err": "\n".join(errs) if errs else full}
+    if facts.slow_only:
+        # refused either way (`text.vague`); the nearest entries it lists should be the slow-run
+        # ones, not those that share "v4" or "jax" with it
+        views = {k: f"{v} ({SLOW_RUN})" for k, v in views.items()}
     return {k: searchable(v) for k, v in views.items()}
 
 
