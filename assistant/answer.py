@@ -134,22 +134,17 @@ def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) 
     shown them: each note the catalogue made in `lang`, any other (the embedder's) as it is, and
     none that `refusal` (`abstention_note`) goes on to say at length."""
     shown = {t("en", key): t(lang, key) for key in _PLAIN_NOTES}
+    restated = [t("en", "note.vague"), t("en", "note.slow_only")]  # the refusals, said short
     if facts.other_script:
         script = facts.other_script
-        shown[t("en", "note.other_script", script=script)] = t(
-            lang, "note.other_script", script=script
-        )
+        en = t("en", "note.other_script", script=script)
+        shown[en] = t(lang, "note.other_script", script=script)
+        restated.append(en)
     if facts.outside:
-        shown[outside_notes(facts.outside, lang)[0]] = outside_notes(facts.outside, lang, lang)[0]
-    said = set()
-    if refusal:
-        said = {
-            t("en", "note.vague"),
-            t("en", "note.slow_only"),
-            t("en", "note.other_script", script=facts.other_script),
-        }
-        if facts.outside:
-            said.add(outside_notes(facts.outside, lang)[0])
+        en = outside_notes(facts.outside, lang)[0]
+        shown[en] = outside_notes(facts.outside, lang, lang)[0]
+        restated.append(en)
+    said = set(restated) if refusal else set()
     return [shown.get(note, note) for note in notes if note not in said]
 
 

@@ -128,7 +128,8 @@ class Facts:
     # Cyrillic…): said in the answer's notes, so an abstention is explained (see `unread_script`)
     other_script: str | None = None
     # a key line naming a problem the guide does not cover — the software could not be installed or
-    # loaded, no such program, no capacity or quota, a local path given to the TPU, a NaN loss:
+    # loaded, no such program, no capacity or quota, a local path given to the TPU, the host's own
+    # RAM, a NaN loss:
     # {"kind": "install" | "program" | "capacity" | "storage" | "host_memory" |
     # "numerics", "text", "line"}
     # (see `text.outside`)

@@ -63,13 +63,13 @@ velocidade desempenho utilizacao
 )
 _SLOW_WORDS = _SLOWNESS | frozenset(
     """
-fast faster fastest quick quicker speed-up low lower poor bad slower-than extremely super
+fast faster fastest quick quicker low lower poor bad extremely super
 really way much compared comparison versus vs expected gpu gpus cpu cpus nvidia cuda a100 v100
 t4 p100 h100 l4 rtx step steps epoch epochs iteration iterations per second seconds sec secs
 minute minutes min hour hours time times takes taking took long forever
 rapido rapida rapidos baixo baixa baixos baixas ruim pior comparado comparada esperado passo
-passos epoca epocas iteracao iteracoes segundo segundos minuto minutos hora horas tempo demora
-leva levando levou
+passos epoca epocas iteracao iteracoes segundo segundos minuto minutos hora horas tempo leva
+levando levou
 """.split()
 )
 _TIMES = re.compile(r"^\d+(?:\.\d+)?x$")  # "10x slower"
