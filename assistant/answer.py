@@ -118,15 +118,22 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
     )
 
 
+def own_refusal(facts: Facts, lang: str, note_lang: str = "en") -> tuple[str, str] | None:
+    """When the facts give the assistant a reason of its own to refuse — a problem the guide does
+    not cover (`text.outside`), an input that names no problem or says only that a run is slow
+    (`text.vague`) — the short note (in `note_lang`; `ask --json`'s notes are English) and what to
+    tell the person in `lang`. None when there is none (an unread script has `script_note`)."""
+    if facts.outside:
+        return outside_notes(facts.outside, lang, note_lang)
+    if facts.vague:
+        return t(note_lang, "note.vague"), t(lang, "answer.note_vague")
+    if facts.slow_only:
+        return t(note_lang, "note.slow_only"), t(lang, "answer.note_slow_only")
+    return None
+
+
 # Notes the engine makes from the catalogue with no values (see `Engine.decide`).
-_PLAIN_NOTES = (
-    "note.truncated",
-    "note.empty",
-    "note.no_match",
-    "note.vague",
-    "note.slow_only",
-    "note.signatures_only",
-)
+_PLAIN_NOTES = ("note.truncated", "note.empty", "note.no_match", "note.signatures_only")
 
 
 def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) -> list[str]:
@@ -134,16 +141,16 @@ def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) 
     shown them: each note the catalogue made in `lang`, any other (the embedder's) as it is, and
     none that `refusal` (`abstention_note`) goes on to say at length."""
     shown = {t("en", key): t(lang, key) for key in _PLAIN_NOTES}
-    restated = [t("en", "note.vague"), t("en", "note.slow_only")]  # the refusals, said short
+    restated: list[str] = []  # the reasons of its own, said short
     if facts.other_script:
         script = facts.other_script
         en = t("en", "note.other_script", script=script)
         shown[en] = t(lang, "note.other_script", script=script)
         restated.append(en)
-    if facts.outside:
-        en = outside_notes(facts.outside, lang)[0]
-        shown[en] = outside_notes(facts.outside, lang, lang)[0]
-        restated.append(en)
+    own, own_shown = own_refusal(facts, lang), own_refusal(facts, lang, lang)
+    if own and own_shown:
+        shown[own[0]] = own_shown[0]
+        restated.append(own[0])
     said = set(restated) if refusal else set()
     return [shown.get(note, note) for note in notes if note not in said]
 
@@ -171,12 +178,7 @@ def context_hint(facts: Facts, lang: str) -> str | None:
 def abstention_note(facts: Facts, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own, rather than
     the general hint: a problem the guide does not cover (`text.outside`), or much of the input in
-    a script it does not read, or an input that names no problem (`text.vague`). None when none
-    applies."""
-    if facts.outside:
-        return outside_notes(facts.outside, lang)[1]
-    if facts.vague:
-        return t(lang, "answer.note_vague")
-    if facts.slow_only:
-        return t(lang, "answer.note_slow_only")
-    return script_note(facts, lang)
+    a script it does not read, or an input that names no problem or says only "slow"
+    (`text.vague`). None when none applies."""
+    own = own_refusal(facts, lang)
+    return own[1] if own else script_note(facts, lang)

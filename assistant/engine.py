@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import decide, paths, store
-from .answer import Answer, Result, outside_notes
+from .answer import Answer, Result, own_refusal
 from .calibration import Calibration
 from .decide import decisive
 from .explain import explain, explain_context
@@ -289,12 +289,9 @@ class Engine:
             note = t("en", "note.empty") if facts.line_count == 0 else t("en", "note.no_match")
             return Answer(True, [], facts, lang, notes=[*notes, note])
         ranked = decide.rank(r, params, top_k, related=self._related)
-        if ranked.abstained and facts.outside:
-            notes.append(outside_notes(facts.outside, lang)[0])
-        elif ranked.abstained and facts.vague:
-            notes.append(t("en", "note.vague"))
-        elif ranked.abstained and facts.slow_only:
-            notes.append(t("en", "note.slow_only"))
+        own = own_refusal(facts, lang) if ranked.abstained else None
+        if own:
+            notes.append(own[0])
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

@@ -28,6 +28,7 @@ loop, so such an input is refused like the first case, and the answer asks for t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .tokens import STOP, fold
 
@@ -85,18 +86,25 @@ def _setup_word(word: str) -> bool:
     return word in STOP or word in _SETUP or bool(_HARDWARE.match(word))
 
 
+def _words(text: str) -> Iterator[str]:
+    """The words of `text`, folded, a hardware name kept whole (`v3-8`) and other words split at
+    `/` and `-` (`GPU/TPU`, `tpu-vm`); lazily, so a caller that has seen enough stops reading."""
+    for m in _WORD.finditer(text):
+        word = fold(m.group(0))
+        if _HARDWARE.match(word):
+            yield word
+        else:
+            yield from (p for p in re.split(r"[/-]", word) if p)
+
+
 def names_no_problem(text: str) -> bool:
     """True when `text` is short and every word of it is a setup word, a generic word for
     failure or a stop word (see the module docstring). Reads words only until one says
     something or there are too many, so a long log costs next to nothing."""
     count = 0
-    for m in _WORD.finditer(text):
-        word = fold(m.group(0))
-        parts = [word] if _HARDWARE.match(word) else [p for p in re.split(r"[/-]", word) if p]
-        for part in parts:
-            count += 1
-            if count > MAX_WORDS or not _setup_word(part):
-                return False
+    for count, word in enumerate(_words(text), start=1):
+        if count > MAX_WORDS or not _setup_word(word):
+            return False
     return count > 0
 
 
@@ -105,17 +113,12 @@ def says_only_slow(text: str) -> bool:
     of it is a setup word, a stop word or a word that goes with slowness ("very", "than GPU",
     "per epoch", "10x"): see the module docstring. Reads words only until one says something
     else or there are too many."""
-    count = 0
     slow = False
-    for m in _WORD.finditer(text):
-        word = fold(m.group(0))
-        parts = [word] if _HARDWARE.match(word) else [p for p in re.split(r"[/-]", word) if p]
-        for part in parts:
-            count += 1
-            if count > SLOW_MAX_WORDS:
-                return False
-            if part in _SLOWNESS:
-                slow = True
-            elif not (_setup_word(part) or part in _SLOW_WORDS or _TIMES.match(part)):
-                return False
+    for count, word in enumerate(_words(text), start=1):
+        if count > SLOW_MAX_WORDS:
+            return False
+        if word in _SLOWNESS:
+            slow = True
+        elif not (_setup_word(word) or word in _SLOW_WORDS or _TIMES.match(word)):
+            return False
     return slow
