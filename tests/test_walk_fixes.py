@@ -195,6 +195,24 @@ def test_debug_on_cpu_for_every_framework():
     assert any("get_strategy()" in s.get("after", "") for s in d["steps"])
 
 
+def test_multi_host_program_started_on_one_worker_runs_on_all():
+    """JAX or PyTorch/XLA started on worker 0 of a multi-host slice waits for the other hosts:
+    the fix copies the project to every worker and starts it on all of them, in one folder."""
+    answers = {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
+    smoke = walk(KB.get("tpu-connection"), answers).to_dict("en")
+    assert "--worker=all" in smoke["prompt"]
+    for lang in ("en", "pt"):
+        d = fix("tpu-connection", {**answers, "smoke-test": "one-worker"}, lang, script="train.py")
+        assert d["node"] == "all-workers"
+        cmds = commands(d)
+        copy = next(c for c in cmds if " scp " in c)
+        run = next(c for c in cmds if " ssh " in c)
+        assert "--worker=all" in copy and "--worker=all" in run
+        assert copy.startswith("gcloud compute tpus tpu-vm scp --recurse . my-tpu:~/job")
+        assert run.endswith('--command="cd ~/job && python3 train.py"')
+        assert "TensorFlow" not in texts(d)  # TensorFlow's pod runtime is driven from one worker
+
+
 @pytest.mark.parametrize(
     ("entry_id", "answers"),
     [
