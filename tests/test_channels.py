@@ -93,6 +93,27 @@ def test_tokenizer_splits_mixed_case_words_as_people_write_them(word, parts):
     assert tokenize(word) == parts
 
 
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("stuck on a v4-32", ["stuck", "v4"]),
+        ("TPUv4-32", ["tpuv4", "tpu", "v4"]),
+        ("tpu-v3-8", ["tpu", "v3"]),
+        ("v6e-256 and v5litepod-16", ["v6e", "v5litepod", "litepod"]),
+        # sizes and shapes keep their numbers
+        (
+            "32 GiB per chip, bf16[32,128]",
+            ["32", "gib", "gi", "per", "chip", "bf16", "bf", "16", "32", "128"],
+        ),
+        ("python3-8", ["python3", "python"]),  # not an accelerator type
+    ],
+)
+def test_accelerator_types_read_as_their_generation(text, tokens):
+    """A slice's chip count is not evidence of a problem: as a bare number "v4-32" matched
+    "32 GiB per v4 chip" and read "stuck at initialization on a v4-32" as out of memory."""
+    assert tokenize(text) == tokens
+
+
 def test_lexical_channel_ranks_by_shared_rare_terms():
     bm = BM25.build(["tpu memory hbm out of memory", "ssh connection timed out", "pão de queijo"])
     hits = bm.search("ran out of hbm memory")

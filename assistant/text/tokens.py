@@ -50,6 +50,15 @@ _CAMEL = re.compile(
 )
 
 
+# A TPU slice's accelerator type (`v4-32`, `v5litepod-16`, `TPUv3-8`) reads as its generation: the
+# chip count says how big the slice is, not what went wrong, and as a bare number it matched
+# memory sizes ("32 GiB per v4 chip") and shapes, so "stuck at initialization on a v4-32" read as
+# out of memory. `facts.accelerator_type` keeps the whole type for the walk.
+_ACCELERATOR_TYPE = re.compile(
+    r"(?:(?<![0-9a-z])|(?<=tpu))(v[2-9](?:e|p|litepod)?)-[0-9]{1,4}\b", re.I
+)
+
+
 def fold(text: str) -> str:
     """Lower-case and strip accents (memória -> memoria)."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -81,6 +90,7 @@ def tokenize(text: str) -> list[str]:
     out: list[str] = []
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    plain = _ACCELERATOR_TYPE.sub(r"\1", plain)
     for m in _WORD.finditer(plain):
         word = m.group(0)
         low = word.lower()
