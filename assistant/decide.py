@@ -11,7 +11,9 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
   all (names a TPU, or carries a specific signature of the entry), its absence weighed by the
   input's length (`1 - (1 - evidence) * long`: a one-line question
-  without the word TPU is not suspect, a long report without it is); `other_accel` / `other_service`
+  without the word TPU is not suspect, a long report without it is) unless the context gate
+  fired (then it counts in full: a one-liner about `gcloud compute ssh` or a GPU that names no
+  TPU is about something else); `other_accel` / `other_service`
   — the context gate: another device (GPU, XLA_CPU, Edge TPU…) or a non-TPU Google service / plain
   VM named and no TPU (see text/domain.py);
 - `long` — how long the input is (log10 of its lines, capped): real reports are long and their
@@ -111,6 +113,7 @@ def features(
     keep = 1.0 - ev.exclude
     long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
     tpu_seen = bool(retrieval.facts.context.get("tpu")) or settled(scored)
+    gated = bool(retrieval.other_accel or retrieval.other_service)
     return {
         "sig": keep * ev.sig,
         "lex": keep * ev.lex,
@@ -123,11 +126,12 @@ def features(
         "long": long,
         "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
         # Missing TPU evidence counts in proportion to length: a one-line question gives no context
-        # either way, a 60-line report about a TPU names it. A specific signature of the entry is
-        # TPU evidence too: the knowledge base's signatures are messages a TPU run prints, their
-        # GPU and CPU look-alikes being `excludes` (a JAX log can say "memory space hbm" and never
-        # "TPU").
-        "tpu": 1.0 - (1.0 - float(tpu_seen)) * long,
+        # either way, a 60-line report about a TPU names it. Where the input names another device
+        # or service (the context gate), it gives context: the absence counts in full. A specific
+        # signature of the entry is TPU evidence too: the knowledge base's signatures are messages
+        # a TPU run prints, their GPU and CPU look-alikes being `excludes` (a JAX log can say
+        # "memory space hbm" and never "TPU").
+        "tpu": 1.0 - (1.0 - float(tpu_seen)) * (1.0 if gated else long),
         "lookalike": lookalike_lead(ev),
     }
 

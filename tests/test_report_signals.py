@@ -3,6 +3,8 @@ context (another device, another service) that decides whether a TPU entry can b
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.evaluation import OOS, Outcome, Query, also_ids, metrics
 from assistant.retrieval.profile_rules import route
 from assistant.text.domain import read_context
@@ -241,6 +243,23 @@ def test_the_answer_says_which_context_lowered_confidence(engine):
     assert a.facts.context["gate"] == "device"
     assert any(w.startswith("context:") for w in a.best.why)
     assert a.abstained
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # written for this test: one-liners that name another service or a plain VM, no TPU
+        "gcloud compute ssh build-box --zone=us-east1-c: port 22: Connection timed out",
+        "HttpError 403 insufficient authentication scopes from the Google Drive API in my notebook",
+    ],
+)
+def test_a_one_line_report_about_another_service_is_refused(engine, text):
+    """A short input gives little context by its length, but one that names a plain VM or another
+    Google API and no TPU does: its missing TPU evidence counts in full, so the SSH-key and 403
+    entries whose words it shares are not answered (they were, at 93% for the ssh line)."""
+    a = engine.ask(text)
+    assert a.facts.context["gate"] == "service"
+    assert a.abstained and a.best.confidence < 0.1, (a.best.id, a.best.confidence)
 
 
 def test_also_in_a_note_names_a_second_right_entry():
