@@ -1,7 +1,8 @@
 """Tokenizer for the lexical channel: English and Portuguese, accents folded, identifiers whole.
 
 `XLA_TPU_JIT` stays one token (`xla_tpu_jit`) and also yields its parts; `ResourceExhaustedError`
-yields `resourceexhaustederror` plus `resource`, `exhausted`, `error`. Stop words of both languages
+yields `resourceexhaustederror` plus `resource`, `exhausted`, `error`; an accelerator type
+(`v4-32`) reads as its generation (`v4`). Stop words of both languages
 are dropped, and a light suffix folding maps simple plurals to one form (`lotes` -> `lote`,
 `layers` -> `layer`), which is all a bilingual keyword channel needs.
 """
