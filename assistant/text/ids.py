@@ -6,3 +6,8 @@ from __future__ import annotations
 # A project id: 6 to 30 characters, lower-case letters, digits and hyphens, starting with a letter
 # and not ending with a hyphen (what `gcloud projects create` accepts).
 PROJECT_ID = r"[a-z][-a-z0-9]{4,28}[a-z0-9]"
+
+# A TPU accelerator type: the generation (`v4`, `v5e`, `v5litepod`, `v6e`) and the slice's size
+# (`v4-32`, `v5litepod-16`).
+TPU_GENERATION = r"v[2-7][a-z]*"
+ACCELERATOR_TYPE = rf"{TPU_GENERATION}-[0-9]{{1,4}}"

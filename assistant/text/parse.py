@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import placeholders
 from .domain import read_context
-from .ids import PROJECT_ID
+from .ids import ACCELERATOR_TYPE, PROJECT_ID
 from .normalize import Normalized, normalize
 from .outside import read_outside
 from .profile import read_profile
@@ -73,7 +73,7 @@ _PROJECT = [
     re.compile(rf"/projects/({PROJECT_ID})\b"),
     re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
 ]
-_ACCEL = re.compile(r"\b(v[2-7][a-z]*-\d{1,4})\b")
+_ACCEL = re.compile(rf"\b({ACCELERATOR_TYPE})\b")
 _GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b", re.I)
 _IP = re.compile(r"\b((?:\d{1,3}\.){3}\d{1,3})\b")
 _OP = [

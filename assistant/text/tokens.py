@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .ids import TPU_GENERATION
+
 STOP_EN = frozenset(
     """
 a about above after again against all also am an and any are aren't as at be because been before
@@ -56,7 +58,7 @@ _CAMEL = re.compile(
 # memory sizes ("32 GiB per v4 chip") and shapes, so "stuck at initialization on a v4-32" read as
 # out of memory. `facts.accelerator_type` keeps the whole type for the walk.
 _ACCELERATOR_TYPE = re.compile(
-    r"(?:(?<![0-9a-z])|(?<=tpu))(v[2-9](?:e|p|litepod)?)-[0-9]{1,4}\b", re.I
+    rf"(?:(?<![0-9a-z])|(?<=tpu))({TPU_GENERATION})-[0-9]{{1,4}}\b", re.I
 )
 
 
