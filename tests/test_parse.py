@@ -81,6 +81,32 @@ def test_key_lines_of_a_long_log_skip_the_noise():
     assert len(f.key_lines) <= 12 and f.line_count == 5001
 
 
+def test_key_lines_leave_out_the_framing_of_a_traceback():
+    # "Traceback (most recent call last):" and the chained-exception banners are in every Python
+    # report; as key lines their words ("call", "last") matched the hang entry's text
+    raw = "\n".join(
+        [
+            "Matrix product on the TPU differs from NumPy",
+            "",
+            *[f"print('line {i}')" for i in range(20)],
+            "Traceback (most recent call last):",
+            '  File "/home/me/check.py", line 21, in <module>',
+            "    assert np.allclose(z, z_)",
+            "AssertionError",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            '  File "/home/me/check.py", line 23, in <module>',
+            "    raise SystemExit(1)",
+            "SystemExit: 1",
+        ]
+    )
+    texts = [k["text"] for k in parse(raw).key_lines]
+    assert "AssertionError" in texts and "SystemExit: 1" in texts
+    assert not any("most recent call" in t or "During handling" in t for t in texts)
+
+
 def test_language_detection():
     assert parse("a memória da TPU acabou durante o treino").lang == "pt"
     assert parse("the TPU ran out of memory during training").lang == "en"

@@ -99,6 +99,13 @@ _KEY_WORDS = re.compile(
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
+# Python's own framing of a traceback: the same words in every report ("call", "last", "exception"),
+# which matched the entries about calls that never return more than the error that follows them
+_TRACEBACK_FRAMING = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\):?"
+    r"|During handling of the above exception, another exception occurred:?"
+    r"|The above exception was the direct cause of the following exception:?)\s*$"
+)
 
 
 @dataclass
@@ -250,7 +257,7 @@ def _line_score(line: str) -> float:
     if _STATUS.search(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)))
-    if _FRAME_LINE.match(line):
+    if _FRAME_LINE.match(line) or _TRACEBACK_FRAMING.match(line):
         score -= 4  # a traceback frame names code, not the problem
     return score
 
