@@ -24,7 +24,7 @@ from .retrieval.fusion import VIEWS, Evidence
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureMatcher
 from .strings import t
-from .text.domain import domain_terms
+from .text.domain import domain_terms, tpu_host_only
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
 from .text.profile import read_profile
@@ -164,7 +164,10 @@ class Engine:
             ev = evidence[hit.entry_id]
             ev.signature_hits.append((hit, numbers[hit.line_no]))
             ev.sig = max(ev.sig, hit.weight)
+        host_side = tpu_host_only(facts.context)
         for hit in self._matcher("excludes").match(lines):
+            if hit.tpu_host_device and host_side:
+                continue  # XLA's CPU device named by a TPU job's host: not a look-alike here
             if hit.weight > evidence[hit.entry_id].exclude:
                 ev = evidence[hit.entry_id]
                 ev.exclude = hit.weight

@@ -7,7 +7,7 @@ import pytest
 
 from assistant.evaluation import OOS, Outcome, Query, also_ids, metrics
 from assistant.retrieval.profile_rules import route
-from assistant.text.domain import read_context
+from assistant.text.domain import read_context, tpu_host_only
 from assistant.text.normalize import normalize
 from assistant.text.parse import error_lines, parse, query_views, title_line
 from assistant.text.profile import read_profile
@@ -200,6 +200,20 @@ def test_context_gate():
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]
     assert read_context("TPUPartitionedCall and TPUEmbedding on a GPU box, CUDA").gate is None
     assert read_context("EdgeTpuDelegate failed to prepare").gate == "device"
+
+
+def test_xla_cpu_device_on_a_tpu_host_is_not_a_look_alike():
+    """XLA_CPU_JIT is what the host side of a TPU job compiles for: where the report names a TPU and
+    no other hardware, the look-alike pattern naming it is lifted (`tpu_host_device`); where it
+    names a GPU or CPU run, or no TPU, it stays."""
+    op = "No registered 'DenseBincount' OpKernel for XLA_CPU_JIT devices"
+    on_tpu = read_context(f"TPUEstimator on a v2-8 fails: {op}").to_dict()
+    assert tpu_host_only(on_tpu)
+    assert not tpu_host_only(read_context(op).to_dict())
+    assert not tpu_host_only(read_context(f"fine on the TPU, on my RTX 3090: {op}").to_dict())
+    assert not tpu_host_only(
+        read_context("fine on the TPU; XLA_GPU_JIT fails with jit_compile").to_dict()
+    )
 
 
 def test_probes_of_absent_backends_are_not_tpu_evidence():

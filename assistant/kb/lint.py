@@ -212,6 +212,10 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
                 )
             )
             yield Problem(path, f"{field_name}[{i}].captures", "E031", detail)
+        if sig.tpu_host_device and field_name == "signatures":
+            # an exclude lifted on a TPU's host; a signature has nothing to lift
+            where = f"{field_name}[{i}].tpu_host_device"
+            yield Problem(path, where, "E033", "applies to excludes only")
         if sig.example is not None and rx.search(sig.example) is None:
             # the example is what the dense index embeds for the signature and what a reader
             # takes as the message it catches: one the pattern misses misleads both

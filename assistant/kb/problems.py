@@ -20,6 +20,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E030 | a signature regex does not compile (RE2 syntax; no backreferences or lookaround) |
 | E031 | a signature's declared captures differ from the regex's named groups |
 | E032 | a signature's `example` is not matched by its own pattern |
+| E033 | `tpu_host_device` is set on a signature (it applies to excludes only) |
 | E040 | a text is missing one of the languages (en, pt) |
 | E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
@@ -48,6 +49,7 @@ CODES = {
     "E030": "regex does not compile",
     "E031": "captures do not match regex groups",
     "E032": "example not matched by its pattern",
+    "E033": "tpu_host_device on a signature",
     "E040": "missing language",
     "E041": "unknown placeholder",
     "E042": "unknown advisor",

@@ -67,6 +67,10 @@ class Signature(Strict):
     frameworks: list[Framework] = Field(default_factory=list)
     captures: dict[str, str] = Field(default_factory=dict)
     example: str | None = None
+    # Excludes only: the pattern names XLA's CPU device, which the host side of a TPU job compiles
+    # for too ("No registered 'X' OpKernel for XLA_CPU_JIT" on a Cloud TPU). It does not count
+    # where the input names a TPU and no other hardware (`text.domain.tpu_host_only`).
+    tpu_host_device: bool = False
 
 
 class Option(Strict):

@@ -46,6 +46,7 @@ class SignatureHit:
     line: str
     matched: str
     captures: dict[str, str]
+    tpu_host_device: bool = False  # an exclude lifted on a TPU's host (see kb.schema.Signature)
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
@@ -158,6 +159,7 @@ class SignatureMatcher:
                     lines[line_no],
                     m.group(0)[:300],
                     captures,
+                    sig.tpu_host_device,
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))

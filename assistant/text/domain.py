@@ -114,6 +114,16 @@ class Context:
         return {**asdict(self), "gate": self.gate}
 
 
+# XLA's names for the CPU it compiles for: the host of a TPU job has one too
+_XLA_HOST_DEVICES = frozenset({"xla_cpu_jit", "xla_cpu"})
+
+
+def tpu_host_only(context: dict[str, Any]) -> bool:
+    """The input (its `Context.to_dict()`) names a TPU, and no other hardware than XLA's CPU
+    device: a TPU job whose host side printed it, not a CPU or GPU run."""
+    return bool(context.get("tpu")) and set(context.get("device") or ()) <= _XLA_HOST_DEVICES
+
+
 def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
     return list(dict.fromkeys(m.group(0).lower() for m in rx.finditer(text)))[:limit]
 
