@@ -24,6 +24,7 @@ INSTALL = [
     "ERROR: No matching distribution found for libtpu-nightly==0.1.dev20240101",
     "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
     "the torch and torch_xla versions don't match after the upgrade",
+    "TypeError: batch() got an unexpected keyword argument 'drop_remainder'",
 ]
 CAPACITY = [
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '

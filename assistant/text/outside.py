@@ -39,6 +39,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bincompatible (?:with )?(?:" + _FRAMEWORK + r"|version)\b|"
             # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
             r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
+            # an argument the installed release does not take yet, or no longer (a script written
+            # for another release: `batch(..., drop_remainder=True)` on TensorFlow 1.8)
+            r"\bunexpected keyword argument\b|"
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b",
