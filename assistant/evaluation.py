@@ -29,8 +29,9 @@ class Query:
         return (self.topic, *self.also)
 
 
+# "also:" at the start of a sentence is "Also:"; entry ids are lower case
 _ALSO = re.compile(
-    r"\balso:\s*([a-z0-9]+(?:-[a-z0-9]+)*(?:\s*(?:,|and|/)\s*[a-z0-9]+(?:-[a-z0-9]+)*)*)"
+    r"\b[Aa]lso:\s*([a-z0-9]+(?:-[a-z0-9]+)*(?:\s*(?:,|and|/)\s*[a-z0-9]+(?:-[a-z0-9]+)*)*)"
 )
 
 

@@ -280,6 +280,7 @@ def test_also_in_a_note_names_a_second_right_entry():
     assert also_ids("HBM OOM on v2; also: hbm-oom") == ("hbm-oom",)
     assert also_ids("also: low-mxu (0.6% shown)") == ("low-mxu",)
     assert also_ids("may also be an XLA lowering bug") == ()
+    assert also_ids("Fixed with bf16. Also: hbm-oom.") == ("hbm-oom",)
     q = Query("x", "text", "batch-or-model-too-large", also=("hbm-oom",))
     assert Outcome(q, ["hbm-oom", "small-batch"], False, 0.9).rank == 1
 
