@@ -107,6 +107,27 @@ def test_key_lines_leave_out_the_framing_of_a_traceback():
     assert not any("most recent call" in t or "During handling" in t for t in texts)
 
 
+def test_key_lines_of_a_pasted_json_error_body_are_its_message():
+    # the lines that only open a JSON field carry nothing; the one saying who lacks which access
+    # is the decisive line, and it has none of the usual error words
+    raw = "\n".join(
+        [
+            "Reading the checkpoint from the bucket fails",
+            *[f"I1203 10:00:{i:02d} reading shard {i}" for i in range(12)],
+            "NotFoundError: Failed to get matching files on gs://b/ckpt: Permission denied: 403",
+            '{ "error": {',
+            '  "errors": [',
+            '    { "domain": "global", "reason": "forbidden",',
+            '      "message": "sa@x.iam.gserviceaccount.com does not have storage.objects.list '
+            'access to b." }',
+            "  ],",
+        ]
+    )
+    texts = [k["text"] for k in parse(raw).key_lines]
+    assert any("does not have storage.objects.list access" in t for t in texts)
+    assert not any(t.strip() in ('"errors": [', '{ "error": {') for t in texts)
+
+
 def test_language_detection():
     assert parse("a memória da TPU acabou durante o treino").lang == "pt"
     assert parse("the TPU ran out of memory during training").lang == "en"

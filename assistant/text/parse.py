@@ -95,12 +95,14 @@ _BATCH = re.compile(
 _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
     r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
-    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao ",
+    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao |forbidden|does not have [\w.]* ?(?:access|permission)",
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
 # Python's own framing of a traceback: the same words in every report ("call", "last", "exception"),
 # which matched the entries about calls that never return more than the error that follows them
+# A line of a pasted JSON body that only opens a field ('"error": {', '"errors": [')
+_JSON_OPENER = re.compile(r'^\s*[\[{]?\s*"[\w.-]+"\s*:\s*[\[{]\s*$')
 _TRACEBACK_FRAMING = re.compile(
     r"^\s*(?:Traceback \(most recent call last\):?"
     r"|During handling of the above exception, another exception occurred:?"
@@ -257,7 +259,7 @@ def _line_score(line: str) -> float:
     if _STATUS.search(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)))
-    if _FRAME_LINE.match(line) or _TRACEBACK_FRAMING.match(line):
+    if _FRAME_LINE.match(line) or _TRACEBACK_FRAMING.match(line) or _JSON_OPENER.match(line):
         score -= 4  # a traceback frame names code, not the problem
     return score
 
