@@ -95,7 +95,8 @@ _BATCH = re.compile(
 _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
     r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
-    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao |forbidden|does not have [\w.]* ?(?:access|permission)",
+    r"\boom\b|abort|killed|hang|stuck|erro|falha|nao |forbidden|"
+    r"does not have [\w.]* ?(?:access|permission)",
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
