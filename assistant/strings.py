@@ -214,6 +214,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que acabou a RAM da própria máquina (“{text}”), não a memória da TPU, "
         "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.compiler": (
+        "line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o compilador XLA falhou por um bug dele (“{text}”), o que o guia "
+        "de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -865,6 +871,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "NaN ou Inf nos dados de entrada e valores que estouram em bfloat16; "
         "tf.debugging.enable_check_numerics(), jax.config.update('jax_debug_nans', True) ou "
         "torch.autograd.set_detect_anomaly(True) param na primeira operação que gera um.",
+    ),
+    "answer.note_outside.compiler": (
+        "Line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the guide "
+        "I answer from does not cover. Try the newest release of the framework and its TPU "
+        "runtime (jax[tpu], torch_xla, or TensorFlow and its TPU software version); if it still "
+        "fails, report it to the framework with the full log, and meanwhile change the layer or "
+        "the shapes the compiler fails on (split the operation, another layer size).",
+        "A linha {line} diz que o compilador XLA falhou por um bug dele (“{text}”), o que o guia em "
+        "que me baseio não cobre. Experimente a versão mais recente do framework e do runtime da "
+        "TPU (jax[tpu], torch_xla, ou o TensorFlow e a versão de software da TPU); se continuar "
+        "falhando, reporte ao framework com o log completo e, enquanto isso, mude a camada ou os "
+        "formatos em que o compilador falha (divida a operação, outro tamanho de camada).",
     ),
     "answer.note_cut": (
         "Your input was long: it was searched by its key lines.",

@@ -64,6 +64,11 @@ HOST_MEMORY = [
     "Your session crashed after using all available RAM.",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
+COMPILER = [
+    "Compilation failure: Ran out of memory in memory space vmem while allocating a fusion. "
+    "Please file a bug against XLA.",
+    "It should not be possible to run out of vmem - please file a bug against XLA.",
+]
 PROGRAM = [
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
     "bash: gcloud: command not found",
@@ -123,6 +128,7 @@ def _outside(text: str):
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
         *[("host_memory", x) for x in HOST_MEMORY],
+        *[("compiler", x) for x in COMPILER],
     ],
 )
 def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
@@ -183,6 +189,14 @@ model_dir is a folder in the notebook's file system.
 """
 
 
+COMPILER_REPORT = """Keras model does not compile on the Colab TPU
+
+A 30M-parameter model built from a pretrained backbone, three pooling heads concatenated:
+tensorflow.python.framework.errors_impl.InternalError: Compilation failure: Ran out of memory in memory space vmem. Please file a bug against XLA.
+Smaller models with the same code train fine.
+"""
+
+
 HOST_MEMORY_REPORT = """BERT fine-tuning on a Cloud TPU dies before the first step
 
 I'm fine-tuning BERT-large for SQuAD on a v3-8 from a small VM, following the README.
@@ -222,6 +236,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
+        (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

@@ -4,7 +4,8 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
 (`storage`), that the loss or a tensor became NaN or infinite (`numerics`), or that the machine's
 own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the kernel's OOM killer),
-which is not the TPU's HBM.
+which is not the TPU's HBM, or that the compiler failed and calls it a bug of its own (`compiler`:
+"Please file a bug against XLA").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -99,6 +100,18 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
             r"(?<!from )(?<![.'\"])\b(?:nan|inf|infinite|infinity|infinito)\b|"
             r"\bNaN (?:loss|gradients?)\b",
+            re.I,
+        ),
+    ),
+    (
+        # the compiler says the failure is its own bug ("Ran out of memory in memory space vmem.
+        # Please file a bug against XLA."): the fix is a workaround or a newer release, not a
+        # change the guide's entries describe
+        "compiler",
+        re.compile(
+            r"\bplease (?:file|report) (?:a|this as a) bug (?:against|with|to) (?:the )?XLA\b|"
+            r"\bshould not be possible to run out of vmem\b|"
+            r"\bthis is (?:probably |likely )?a bug in XLA\b",
             re.I,
         ),
     ),

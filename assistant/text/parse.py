@@ -139,9 +139,9 @@ class Facts:
     other_script: str | None = None
     # a key line naming a problem the guide does not cover — the software could not be installed or
     # loaded, no such program, no capacity or quota, a local path given to the TPU, the host's own
-    # RAM, a NaN loss:
+    # RAM, a NaN loss, a compiler bug:
     # {"kind": "install" | "program" | "capacity" | "storage" | "host_memory" |
-    # "numerics", "text", "line"}
+    # "numerics" | "compiler", "text", "line"}
     # (see `text.outside`)
     outside: dict[str, Any] | None = None
     # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
