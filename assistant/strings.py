@@ -879,8 +879,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "fails, report it to the framework with the full log, and meanwhile change the layer or "
         "the shapes the compiler fails on (split the operation, another layer size).",
         "A linha {line} diz que o compilador XLA falhou por um bug dele (“{text}”), o que o guia "
-        "em que me baseio não cobre. Experimente a versão mais recente do framework e do runtime da "
-        "TPU (jax[tpu], torch_xla, ou o TensorFlow e a versão de software da TPU); se continuar "
+        "em que me baseio não cobre. Experimente a versão mais recente do framework e do runtime "
+        "da TPU (jax[tpu], torch_xla, ou o TensorFlow e a versão de software da TPU); se continuar "
         "falhando, reporte ao framework com o log completo e, enquanto isso, mude a camada ou os "
         "formatos em que o compilador falha (divida a operação, outro tamanho de camada).",
     ),
