@@ -102,13 +102,15 @@ _KEY_WORDS = re.compile(
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
 # Python's own framing of a traceback: the same words in every report ("call", "last", "exception"),
 # which matched the entries about calls that never return more than the error that follows them
-# A line of a pasted JSON body that only opens a field ('"error": {', '"errors": [')
-_JSON_OPENER = re.compile(r'^\s*[\[{]?\s*"[\w.-]+"\s*:\s*[\[{]\s*$')
 _TRACEBACK_FRAMING = re.compile(
     r"^\s*(?:Traceback \(most recent call last\):?"
     r"|During handling of the above exception, another exception occurred:?"
     r"|The above exception was the direct cause of the following exception:?)\s*$"
 )
+# A line of a pasted JSON body that only opens a field ('"error": {', '"errors": [')
+_JSON_OPENER = re.compile(r'^\s*[\[{]?\s*"[\w.-]+"\s*:\s*[\[{]\s*$')
+# Lines that never name the problem, whatever error words they carry
+_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER)
 
 
 @dataclass
@@ -260,8 +262,8 @@ def _line_score(line: str) -> float:
     if _STATUS.search(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)))
-    if _FRAME_LINE.match(line) or _TRACEBACK_FRAMING.match(line) or _JSON_OPENER.match(line):
-        score -= 4  # a traceback frame names code, not the problem
+    if any(rx.match(line) for rx in _NOT_KEY):
+        score -= 4  # a frame names code, a traceback's framing or a JSON opener nothing
     return score
 
 
