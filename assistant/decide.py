@@ -11,7 +11,8 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
   all (names a TPU, or carries a specific signature of the entry), its absence weighed by the
   input's length (`1 - (1 - evidence) * long`: a one-line question
-  without the word TPU is not suspect, a long report without it is) unless the context gate
+  without the word TPU is not suspect, a long report without it is; the words of an XLA-first
+  stack, JAX or bfloat16, count half: `tpu_evidence`) unless the context gate
   fired (then it counts in full: a one-liner about `gcloud compute ssh` or a GPU that names no
   TPU is about something else); `other_accel` / `other_service`
   — the context gate: another device (GPU, XLA_CPU, Edge TPU…) or a non-TPU Google service / plain
@@ -46,7 +47,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import calibration
 from .calibration import Calibration
@@ -112,7 +113,7 @@ def features(
     ev = scored.evidence
     keep = 1.0 - ev.exclude
     long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
-    tpu_seen = bool(retrieval.facts.context.get("tpu")) or settled(scored)
+    tpu_seen = tpu_evidence(scored, retrieval.facts.context)
     gated = bool(retrieval.other_accel or retrieval.other_service)
     return {
         "sig": keep * ev.sig,
@@ -131,9 +132,26 @@ def features(
         # signature of the entry is TPU evidence too: the knowledge base's signatures are messages
         # a TPU run prints, their GPU and CPU look-alikes being `excludes` (a JAX log can say
         # "memory space hbm" and never "TPU").
-        "tpu": 1.0 - (1.0 - float(tpu_seen)) * (1.0 if gated else long),
+        "tpu": 1.0 - (1.0 - tpu_seen) * (1.0 if gated else long),
         "lookalike": lookalike_lead(ev),
     }
+
+
+# The words of the XLA-first stacks (JAX, Flax, pjit, bfloat16…) with no other device named: half
+# of a TPU's evidence. A JAX report on a TPU often never says "TPU" (a question about
+# `lax.scan` substeps, bf16 weights), while GPU users of the same stack name their GPU.
+STACK_EVIDENCE = 0.5
+
+
+def tpu_evidence(scored: Scored, context: dict[str, Any]) -> float:
+    """1 when the input names a TPU (`text.domain.Context.tpu`) or a specific signature of the
+    entry matched (`settled`); `STACK_EVIDENCE` when it only speaks an XLA-first stack and names
+    no other device; else 0."""
+    if context.get("tpu") or settled(scored):
+        return 1.0
+    if context.get("stack") and not context.get("device"):
+        return STACK_EVIDENCE
+    return 0.0
 
 
 LOOKALIKE_FULL = 0.2  # a look-alike this much closer (in cosine) than the entry counts in full

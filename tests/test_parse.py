@@ -185,3 +185,25 @@ def test_oom_is_searched_with_what_it_stands_for():
     assert searchable("MultiSteps OOM on TPU; it OOMs; zoom") == (
         "MultiSteps OOM (out of memory) on TPU; it OOMs (out of memory); zoom"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "batch"),
+    [
+        ("python run_pretraining.py --train_batch_size=256 --max_seq_length=128", 256),
+        ("train_batch_size 512, eval_batch_size 8", 512),
+        ("--eval_batch_size=8 --train_batch_size=1024", 1024),
+        ("FLAGS.training_batch_size = 64", 64),
+        ("global_batch_size: 4096", 4096),
+        ("batch size of 128 on a v3-8", 128),
+    ],
+)
+def test_batch_size_reads_training_flags(text, batch):
+    assert parse(text).batch_size == batch
+
+
+@pytest.mark.parametrize(
+    "text", ["--eval_batch_size=8", "predict_batch_size 16", "microbatch 4", "minibatch_size=2"]
+)
+def test_batch_size_skips_other_batches(text):
+    assert parse(text).batch_size is None

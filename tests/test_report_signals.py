@@ -216,6 +216,24 @@ def test_xla_cpu_device_on_a_tpu_host_is_not_a_look_alike():
     )
 
 
+def test_xla_first_stack_counts_half_as_tpu_evidence():
+    """A JAX or bfloat16 report that names no device is likelier on a TPU than one naming nothing;
+    one that names a GPU is not, and a TPU named counts in full (`decide.tpu_evidence`)."""
+    from assistant.decide import STACK_EVIDENCE, tpu_evidence
+    from assistant.retrieval.fusion import Evidence, Scored
+
+    plain = Scored("steps-per-execution", 0.3, Evidence())
+    jax_only = read_context("what do the jax.lax.scan substeps in the Flax train loop do?")
+    assert jax_only.stack and not jax_only.tpu
+    assert tpu_evidence(plain, jax_only.to_dict()) == STACK_EVIDENCE == 0.5
+    on_gpu = read_context("bfloat16 weights make the JAX loss diverge on my A100")
+    assert tpu_evidence(plain, on_gpu.to_dict()) == 0.0
+    assert tpu_evidence(plain, read_context("the loss diverges after a while").to_dict()) == 0.0
+    assert tpu_evidence(plain, read_context("jax on a v4-8 is slow").to_dict()) == 1.0
+    # torch_xla is TPU evidence on its own; "xla" inside an identifier is not the stack's word
+    assert not read_context("XLA_GPU_JIT fails").stack
+
+
 def test_probes_of_absent_backends_are_not_tpu_evidence():
     # JAX on a GPU box logs every backend it did not find; those lines name tpu_driver and tpu.
     gpu_box = (

@@ -91,6 +91,16 @@ _OTHER_SERVICE = re.compile(
 )
 
 
+# The XLA-first stacks: JAX and the libraries around it, XLA itself, bfloat16. They run on GPUs too,
+# so they are not TPU evidence (`_TPU_EVIDENCE`), but a JAX report that names no GPU is likelier on
+# a TPU than one that names nothing at all (`decide.tpu_evidence`).
+_XLA_STACK = re.compile(
+    r"\b(?:jax|jaxlib|flax|optax|pjit|pmap|shard_map|xla|bfloat16|bf16|jax\.lax\.\w+|lax\.scan|"
+    r"t5x|praxis|paxml|maxtext|levanter|orbax)\b",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Context:
     """TPU evidence and other-context evidence found in an input (first few of each)."""
@@ -98,6 +108,7 @@ class Context:
     tpu: list[str] = field(default_factory=list)
     device: list[str] = field(default_factory=list)  # another accelerator or an XLA CPU/GPU device
     service: list[str] = field(default_factory=list)  # a non-TPU Google service, or a plain VM
+    stack: list[str] = field(default_factory=list)  # XLA-family words (jax, flax, pjit, bfloat16…)
 
     @property
     def gate(self) -> str | None:
@@ -171,4 +182,6 @@ def read_context(text: str) -> Context:
     evidence = _TPU_EVIDENCE
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
-    return Context(_found(evidence, tpu_text), device, _found(_OTHER_SERVICE, text))
+    return Context(
+        _found(evidence, tpu_text), device, _found(_OTHER_SERVICE, text), _found(_XLA_STACK, text)
+    )

@@ -85,8 +85,11 @@ _SHAPE = re.compile(
     r"(?:\b[fsub](?:8|16|32|64)|\bbf16|\bpred)\[[\d,]*\]"
     r"|\[(?:None|\?|-1|\d+)(?:,\s*(?:None|\?|-1|\d+))+\]"
 )
+# A training script's flag may carry a prefix (`--train_batch_size=256`, BERT's `train_batch_size
+# 256`); the evaluation's or prediction's batch (`eval_batch_size`) is not the one to change.
 _BATCH = re.compile(
-    r"\b(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?"
+    r"(?<![A-Za-z0-9_])(?:(?:train|training)_)?"
+    r"(?:batch[_ ]?size|global[_ ]batch(?:[_ ]size)?|batch|lote(?:\s+global)?"
     r"|tamanho\s+do\s+lote)"
     r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b",
     re.I,
