@@ -207,3 +207,29 @@ def test_batch_size_reads_training_flags(text, batch):
 )
 def test_batch_size_skips_other_batches(text):
     assert parse(text).batch_size is None
+
+
+def test_described_symptoms_are_key_lines_of_a_prose_report():
+    """A report told in prose has few error words: the sentences that describe the symptom (slow,
+    recompiling, idle, frozen) are its key lines, not only the title and a stray "error"."""
+    prose = [
+        "Training gets worse after a few hundred steps",
+        "",
+        "We moved our speech model to a v4-8 last week and set up the loop as in the examples.",
+        "The data comes from a bucket in the same region, and the first epoch looks normal.",
+        "Our team checked the configuration twice with the usual tools and found nothing odd.",
+        "After about 300 steps every step gets much slower, about ten times the first ones.",
+        "The metrics report shows the graph is recompiled at almost every step from then on.",
+        "Meanwhile the TPU sits idle for most of each step according to the trace.",
+        "We also tried a smaller learning rate, which made no difference at all.",
+        "Another run with a fixed seed behaved the same way on a second machine.",
+        "The loss itself keeps going down as expected, only the speed is the problem.",
+        "Earlier we saw an error about a missing file, but that was fixed already.",
+        "Any pointers would be appreciated.",
+        "The code is private but we can share parts of it.",
+    ]
+    texts = [k["text"] for k in parse("\n".join(prose)).key_lines]
+    assert texts[0] == prose[0]
+    for line in (prose[5], prose[6], prose[7]):
+        assert line in texts
+    assert prose[8] not in texts and prose[9] not in texts

@@ -102,6 +102,15 @@ _KEY_WORDS = re.compile(
     r"does not have [\w.]* ?(?:access|permission)",
     re.I,
 )
+# The words a described symptom turns on ("the recompilation takes most of the training time", "the
+# TPU sits idle", "training freezes", "o treino fica lento"). A report told in prose has few error
+# words, so without these its key lines were the title and whichever line happened to say "error",
+# and the sentences that describe the problem were not searched.
+_SYMPTOM_WORDS = re.compile(
+    r"\bslow(?:er|ly|s|ness|down)?\b|\brecompil\w*|\bidle\b|\butili[sz]\w*|\bfr(?:ee|o)z\w*|"
+    r"\bcrash\w*|\bdeadlock\w*|\blent[oa]s?\b|\btrav(?:a|ad[oa]s?|ou|ando)\b|\bocios\w*",
+    re.I,
+)
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
 # Python's own framing of a traceback: the same words in every report ("call", "last", "exception"),
 # which matched the entries about calls that never return more than the error that follows them
@@ -264,7 +273,7 @@ def _line_score(line: str) -> float:
         score += 3
     if _STATUS.search(line):
         score += 3
-    score += min(3, len(_KEY_WORDS.findall(line)))
+    score += min(3, len(_KEY_WORDS.findall(line)) + len(_SYMPTOM_WORDS.findall(line)))
     if any(rx.match(line) for rx in _NOT_KEY):
         score -= 4  # a frame names code, a traceback's framing or a JSON opener nothing
     return score
