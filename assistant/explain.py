@@ -73,7 +73,8 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
 
 
 def explain_context(context: dict, lang: str) -> list[str]:
-    """Which context weighed on the confidence: another device or service and no TPU evidence."""
+    """Which context weighed on the confidence: another device or service and no TPU evidence, or
+    only the words of an XLA-first stack (JAX, bfloat16…)."""
     gate = context.get("gate")
     if gate == "device":
         return [t(lang, "why.context.device", what=", ".join(context.get("device", [])[:3]))]
@@ -81,4 +82,7 @@ def explain_context(context: dict, lang: str) -> list[str]:
         return [t(lang, "why.context.service", what=", ".join(context.get("service", [])[:3]))]
     if context.get("tpu") and (context.get("device") or context.get("service")):
         return [t(lang, "why.context.tpu", what=", ".join(context["tpu"][:2]))]
+    if context.get("stack") and not context.get("tpu"):
+        # JAX's words with no device named: half a TPU's evidence (decide.tpu_evidence)
+        return [t(lang, "why.context.stack", what=", ".join(context["stack"][:3]))]
     return []

@@ -597,6 +597,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "contexto: a entrada fala de outro serviço ou de uma VM comum ({what}) e de nenhuma "
         "TPU — confiança reduzida",
     ),
+    "why.context.stack": (
+        "context: the input names {what} but no TPU; an XLA-first stack counts as half the "
+        "evidence of a TPU",
+        "contexto: a entrada cita {what} mas nenhuma TPU; uma pilha feita para o XLA conta como "
+        "metade da evidência de uma TPU",
+    ),
     "why.context.tpu": (
         "context: TPU evidence ({what}) keeps the TPU entries in play",
         "contexto: há evidência de TPU ({what}), então as entradas de TPU continuam valendo",

@@ -277,6 +277,18 @@ def test_the_answer_says_which_context_lowered_confidence(engine):
     assert a.abstained
 
 
+def test_the_answer_says_when_only_the_stack_named_the_hardware(engine):
+    a = engine.ask(
+        "Our Flax model trains with jax.lax.scan over 8 substeps per jitted call.\n"
+        "The loss curve is fine but each call takes as long as 8 separate steps did.\n"
+        "Does scanning several train steps inside one jit call save anything?"
+    )
+    assert a.facts.context["stack"] and not a.facts.context["tpu"]
+    assert any("XLA-first" in w for w in a.results[0].why)
+    pt = engine.ask("o treino em JAX com bfloat16 converge pior que em float32", lang="pt")
+    assert any("pilha feita para o XLA" in w for w in pt.results[0].why)
+
+
 @pytest.mark.parametrize(
     "text",
     [
