@@ -233,3 +233,13 @@ def test_described_symptoms_are_key_lines_of_a_prose_report():
     for line in (prose[5], prose[6], prose[7]):
         assert line in texts
     assert prose[8] not in texts and prose[9] not in texts
+
+
+def test_memory_reports_are_key_lines_of_a_long_log():
+    """XLA's memory report lines name no error but decide a report: the padding blow-up, the
+    reservation that failed."""
+    log = [f"I1203 10:00:{i:02d} step {i} loss=1.{i}" for i in range(30)]
+    log[12] = "Extra memory due to padding: 11.25G (24.0x expansion)"
+    log[20] = "Attempting to reserve 6.10G at the bottom of memory. That was not possible."
+    texts = [k["text"] for k in parse("\n".join(["Training stops on a v3-8", "", *log])).key_lines]
+    assert log[12] in texts and log[20] in texts

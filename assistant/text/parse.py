@@ -103,12 +103,15 @@ _KEY_WORDS = re.compile(
     re.I,
 )
 # The words a described symptom turns on ("the recompilation takes most of the training time", "the
-# TPU sits idle", "training freezes", "o treino fica lento"). A report told in prose has few error
-# words, so without these its key lines were the title and whichever line happened to say "error",
-# and the sentences that describe the problem were not searched.
+# TPU sits idle", "training freezes", "o treino fica lento", "memory"). A report told in prose has
+# few error words, so without these its key lines were the title and whichever line happened to say
+# "error", and the sentences that describe the problem were not searched.
 _SYMPTOM_WORDS = re.compile(
     r"\bslow(?:er|ly|s|ness|down)?\b|\brecompil\w*|\bidle\b|\butili[sz]\w*|\bfr(?:ee|o)z\w*|"
-    r"\bcrash\w*|\bdeadlock\w*|\blent[oa]s?\b|\btrav(?:a|ad[oa]s?|ou|ando)\b|\bocios\w*",
+    r"\bcrash\w*|\bdeadlock\w*|\blent[oa]s?\b|\btrav(?:a|ad[oa]s?|ou|ando)\b|\bocios\w*|"
+    # XLA's memory reports ("Extra memory due to padding: 15.50G", "reserve 3.95G at the bottom
+    # of memory") and a person's ("memory use grows every epoch")
+    r"\bmemory\b|\bmem[oó]ria\b",
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
