@@ -54,6 +54,7 @@ from .calibration import Calibration
 from .retrieval.dense import dense_scaled
 from .retrieval.fusion import FEATURES as RANK_FEATURES
 from .retrieval.fusion import Evidence, Scored, channel_features, fuse
+from .text.domain import stack_only
 
 if TYPE_CHECKING:
     from .engine import Retrieval
@@ -149,9 +150,7 @@ def tpu_evidence(scored: Scored, context: dict[str, Any]) -> float:
     no other device; else 0."""
     if context.get("tpu") or settled(scored):
         return 1.0
-    if context.get("stack") and not context.get("device"):
-        return STACK_EVIDENCE
-    return 0.0
+    return STACK_EVIDENCE if stack_only(context) else 0.0
 
 
 LOOKALIKE_FULL = 0.2  # a look-alike this much closer (in cosine) than the entry counts in full

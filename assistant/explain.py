@@ -10,6 +10,7 @@ from types import MappingProxyType
 from .retrieval.fusion import Evidence
 from .retrieval.profile_rules import ProfileHit, describe
 from .strings import t
+from .text.domain import stack_only
 from .text.parse import Facts
 from .text.tokens import surface_forms, tokenize
 
@@ -82,7 +83,6 @@ def explain_context(context: dict, lang: str) -> list[str]:
         return [t(lang, "why.context.service", what=", ".join(context.get("service", [])[:3]))]
     if context.get("tpu") and (context.get("device") or context.get("service")):
         return [t(lang, "why.context.tpu", what=", ".join(context["tpu"][:2]))]
-    if context.get("stack") and not context.get("tpu"):
-        # JAX's words with no device named: half a TPU's evidence (decide.tpu_evidence)
+    if stack_only(context):  # half a TPU's evidence (decide.tpu_evidence)
         return [t(lang, "why.context.stack", what=", ".join(context["stack"][:3]))]
     return []

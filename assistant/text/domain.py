@@ -95,7 +95,7 @@ _OTHER_SERVICE = re.compile(
 # so they are not TPU evidence (`_TPU_EVIDENCE`), but a JAX report that names no GPU is likelier on
 # a TPU than one that names nothing at all (`decide.tpu_evidence`).
 _XLA_STACK = re.compile(
-    r"\b(?:jax|jaxlib|flax|optax|pjit|pmap|shard_map|xla|bfloat16|bf16|jax\.lax\.\w+|lax\.scan|"
+    r"\b(?:jax|jaxlib|flax|optax|pjit|pmap|shard_map|xla|bfloat16|bf16|lax\.scan|"
     r"t5x|praxis|paxml|maxtext|levanter|orbax)\b",
     re.I,
 )
@@ -133,6 +133,12 @@ def tpu_host_only(context: dict[str, Any]) -> bool:
     """The input (its `Context.to_dict()`) names a TPU, and no other hardware than XLA's CPU
     device: a TPU job whose host side printed it, not a CPU or GPU run."""
     return bool(context.get("tpu")) and set(context.get("device") or ()) <= _XLA_HOST_DEVICES
+
+
+def stack_only(context: dict[str, Any]) -> bool:
+    """The input (its `Context.to_dict()`) speaks an XLA-first stack (JAX, bfloat16…) and names
+    neither a TPU nor another device: half a TPU's evidence (`decide.tpu_evidence`)."""
+    return bool(context.get("stack")) and not context.get("tpu") and not context.get("device")
 
 
 def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
