@@ -95,11 +95,14 @@ class BM25:
         top = np.argpartition(-scores, k - 1)[:k] if k < self.n_docs else np.arange(self.n_docs)
         top = top[np.argsort(-scores[top], kind="stable")]
         top = top[scores[top] > 0]
-        # Evidence: which query terms each returned document contains, in query order.
+        # Evidence: which query terms each returned document contains, the heaviest first (its
+        # share of that document's score; ties in query order), so an answer's "shared words"
+        # lead with the rare words of the input, not with "make" or "run".
         matched: dict[int, list[str]] = {int(i): [] for i in top}
         hit = np.isin(d, top)
         which = np.repeat(np.arange(len(terms)), counts)[hit]
-        for doc, term in zip(d[hit].tolist(), which.tolist(), strict=True):
+        order = np.lexsort((which, -contrib[hit]))
+        for doc, term in zip(d[hit][order].tolist(), which[order].tolist(), strict=True):
             matched[doc].append(terms[term])
         ref = self._max_score(unique)
         return [
