@@ -1,15 +1,21 @@
-"""Labelled queries and the answer-quality metrics (used by scripts/eval.py, scripts/calibrate.py
-and the quality tests)."""
+"""Labelled queries, the two single-channel baselines and the answer-quality metrics (used by
+scripts/eval.py, scripts/calibrate.py and the quality tests)."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .retrieval.fusion import Evidence
 
 OOS = "out-of-scope"
 
@@ -185,6 +191,32 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
             pairs[f"{o.query.topic} -> {got}"] += 1
     m.confusion = dict(pairs.most_common())
     return m
+
+
+# What every quality figure is compared with: one channel alone over the same knowledge base,
+# nothing fitted and never abstaining — BM25 (its raw score) and dense retrieval (the raw cosine
+# of the entry's closest chunks).
+BASELINES = {"bm25": "lex_raw", "dense": "dense"}
+
+
+def baseline_ranking(evidence: Mapping[str, Evidence], channel: str) -> list[str]:
+    """The entries one channel (`BASELINES`' attribute name) found, best first (ties by id)."""
+    found = [eid for eid, ev in evidence.items() if getattr(ev, channel) > 0]
+    return sorted(found, key=lambda eid: (-getattr(evidence[eid], channel), eid))
+
+
+def run(engine: Engine, queries: Iterable[Query]) -> dict[str, list[Outcome]]:
+    """Each query answered by tpu-assist (every entry ranked, with its abstention and the top
+    answer's confidence) and by each baseline, from one retrieval."""
+    out: dict[str, list[Outcome]] = {"tpu-assist": [], **{name: [] for name in BASELINES}}
+    for q in queries:
+        r = engine.retrieve(q.query)
+        a = engine.decide(r, top_k=len(engine.kb))
+        conf = a.results[0].confidence if a.results else 0.0
+        out["tpu-assist"].append(Outcome(q, [x.id for x in a.results], a.abstained, conf))
+        for name, channel in BASELINES.items():
+            out[name].append(Outcome(q, baseline_ranking(r.evidence, channel), False, 0.0))
+    return out
 
 
 def near_miss_ok(o: Outcome) -> bool:

@@ -25,27 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.engine import Engine  # noqa: E402
-from assistant.evaluation import Outcome, load_fixtures, load_jsonl, metrics  # noqa: E402
-
-
-def run(engine: Engine, queries) -> dict[str, list[Outcome]]:
-    systems: dict[str, list[Outcome]] = {"tpu-assist": [], "bm25": [], "dense": []}
-    for q in queries:
-        r = engine.retrieve(q.query)
-        a = engine.decide(r, top_k=len(engine.kb))
-        systems["tpu-assist"].append(
-            Outcome(
-                q,
-                [x.id for x in a.results],
-                a.abstained,
-                a.results[0].confidence if a.results else 0.0,
-            )
-        )
-        for name, key in (("bm25", lambda e: e.lex_raw), ("dense", lambda e: e.dense)):
-            ranked = sorted(r.evidence, key=lambda eid: (-key(r.evidence[eid]), eid))
-            ranked = [eid for eid in ranked if key(r.evidence[eid]) > 0]
-            systems[name].append(Outcome(q, ranked, False, 0.0))
-    return systems
+from assistant.evaluation import Outcome, load_fixtures, load_jsonl, metrics, run  # noqa: E402
 
 
 def fmt(x) -> str:

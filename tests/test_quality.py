@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.evaluation import Outcome, load_jsonl, metrics
+from assistant.evaluation import load_jsonl, metrics, run
 
 DEV = Path(
     os.environ.get(
@@ -29,20 +29,7 @@ PROBES = Path(__file__).resolve().parent / "fixtures" / "written_probes.jsonl"
 
 def score(engine, path: Path) -> dict:
     """tpu-assist and the two baselines (BM25 alone, dense alone) on the queries at `path`."""
-    out = {"tpu-assist": [], "bm25": [], "dense": []}
-    for q in load_jsonl(path):
-        r = engine.retrieve(q.query)
-        a = engine.decide(r, top_k=len(engine.kb))
-        out["tpu-assist"].append(
-            Outcome(q, [x.id for x in a.results], a.abstained, a.best.confidence if a.best else 0.0)
-        )
-        for name, key in (("bm25", "lex_raw"), ("dense", "dense")):
-            ranked = sorted(
-                (e for e in r.evidence if getattr(r.evidence[e], key) > 0),
-                key=lambda e: (-getattr(r.evidence[e], key), e),
-            )
-            out[name].append(Outcome(q, ranked, False, 0.0))
-    return {k: metrics(v) for k, v in out.items()}
+    return {name: metrics(o) for name, o in run(engine, load_jsonl(path)).items()}
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.evaluation import OOS, Outcome, Query, also_ids, metrics
+from assistant.evaluation import (
+    BASELINES,
+    OOS,
+    Outcome,
+    Query,
+    also_ids,
+    baseline_ranking,
+    metrics,
+)
+from assistant.retrieval.fusion import Evidence
 from assistant.retrieval.profile_rules import route
 from assistant.text.domain import read_context, tpu_host_only
 from assistant.text.normalize import normalize
@@ -326,3 +335,15 @@ def test_metrics_count_confusions_between_entries():
     )
     assert m.confusion == {"hbm-oom -> small-batch": 1, "out-of-scope -> tpu-connection": 1}
     assert [x["id"] for x in m.misses] == ["a", "c"]
+
+
+def test_a_baseline_ranks_what_its_channel_found_best_first():
+    """BM25 alone and dense alone (the figures' baselines) rank by their raw score, ties by id,
+    and leave out entries the channel did not find."""
+    evidence = {
+        "small-batch": Evidence(lex_raw=2.0, dense=0.5),
+        "hbm-oom": Evidence(lex_raw=2.0, dense=0.7),
+        "low-mxu": Evidence(lex_raw=0.0, dense=0.6),
+    }
+    assert baseline_ranking(evidence, BASELINES["bm25"]) == ["hbm-oom", "small-batch"]
+    assert baseline_ranking(evidence, BASELINES["dense"]) == ["hbm-oom", "low-mxu", "small-batch"]
