@@ -217,6 +217,33 @@ UnavailableError: Failed to acquire resources in us-central2-b for tpu-v4-8
 """
 
 
+# gcloud prints the API's error as a JSON body over several lines; its message line names the
+# problem without an error word, in a report long enough that only key lines are read
+JSON_CAPACITY_REPORT = """Creating a v5p-64 slice fails every time since yesterday
+
+Our nightly job creates the slice, trains for six hours and deletes it. It worked for weeks.
+
+$ gcloud compute tpus tpu-vm create nightly-v5p --zone=us-east5-a \\
+    --accelerator-type=v5p-64 --version=v2-alpha-tpuv5
+Create request issued for: [nightly-v5p]
+Waiting for operation [projects/ml-nightly/locations/us-east5-a/operations/operation-17] to complete...failed.
+ERROR: (gcloud.compute.tpus.tpu-vm.create) {
+  "code": 8,
+  "message": "There is no more capacity in the zone \\"us-east5-a\\"; you can try in another zone"
+}
+
+The same command with v5p-8 still works. Did something change on our project?
+What we checked:
+- the service account still has roles/tpu.admin
+- the runner can reach the API (listing TPUs works)
+- deleting the old failed node first: no change
+- another project of ours in the same region: same failure
+Environment:
+gcloud 490.0.0, Ubuntu 22.04 runner
+jax 0.4.35, libtpu 0.0.5 on the slice when it used to come up
+"""
+
+
 NAN_REPORT = """Flax training on a v4-8 diverges
 
 I moved my ViT to bfloat16 on the TPU VM and after ~300 steps:
@@ -232,6 +259,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (REPORT, "install", "reads like an installation or version problem"),
         (CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
         (WRAPPED_CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
+        (JSON_CAPACITY_REPORT, "capacity", "reads like a capacity or quota limit"),
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),

@@ -126,6 +126,11 @@ _TRACEBACK_FRAMING = re.compile(
 _JSON_OPENER = re.compile(r'^\s*[\[{]?\s*"[\w.-]+"\s*:\s*[\[{]\s*$')
 # Lines that never name the problem, whatever error words they carry
 _NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER)
+# The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
+# `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
+# no more capacity in the zone…"`, and the message line states the error in plain words that
+# need not contain an error word
+_API_MESSAGE = re.compile(r'^\s*"message"\s*:\s*"')
 
 
 @dataclass
@@ -275,6 +280,8 @@ def _line_score(line: str) -> float:
     if _EXC.search(line):
         score += 3
     if _STATUS.search(line):
+        score += 3
+    if _API_MESSAGE.match(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)) + len(_SYMPTOM_WORDS.findall(line)))
     if any(rx.match(line) for rx in _NOT_KEY):
