@@ -82,9 +82,9 @@ def test_written_long_reports(reports):
     """Long reports as people file them (a title, prose, an environment block, a log of 10-60
     lines with the decisive line among the noise), 72 of them, 18 look-alikes, written by two
     helpers who never saw the knowledge base. Held-out, the version before them answered 0.852
-    first; two changes came from their misses (README, "Long written reports"), after which:
-    0.870 first, 0.944 in the top 3, 0.056 of the in-scope ones and 0.944 of the look-alikes
-    refused."""
+    first; three changes came from their misses (README, "This version: long written reports"),
+    after which: 0.889 first, 0.944 in the top 3, 0.056 of the in-scope ones and 0.944 of the
+    look-alikes refused."""
     m = reports["tpu-assist"]
     assert m.n_in == 54 and m.n_oos == 18
     assert m.hit1 >= 0.85, m.misses

@@ -108,7 +108,19 @@ def test_profile_figures_route_between_look_alike_slowdowns():
     def routed(text):
         return sorted(h.entry_id for h in route(read_profile(text)))
 
-    assert routed("TPU idle time: 62%, MXU utilization 4%") == ["input-bottleneck"]
+    # an idle TPU alone waits either for data or for the host between steps (the guide's input
+    # bottleneck and steps_per_execution): both get the evidence, the words decide
+    assert routed("TPU idle time: 62%, MXU utilization 4%") == [
+        "input-bottleneck",
+        "steps-per-execution",
+    ]
+    # ... and the input figure tells them apart
+    assert routed("TPU idle time: 62%, 48.2% of the total step time is waiting for input") == [
+        "input-bottleneck"
+    ]
+    assert routed("TPU idle time: 62%, 0.7% of the total step time is waiting for input") == [
+        "steps-per-execution"
+    ]
     assert routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
     assert routed("per-core batch size: 2") == ["small-batch"]
     assert routed("MXU utilization: 71%, TPU idle time: 3%") == []

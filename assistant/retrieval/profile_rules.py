@@ -2,8 +2,12 @@
 
 The guide separates slow-training problems by where the step time goes:
 
-- the TPU waits for data (high TPU idle time, or much of the step waiting for input) → the input
-  pipeline (`input-bottleneck`);
+- the TPU waits for data (much of the step waiting for input) → the input pipeline
+  (`input-bottleneck`);
+- the TPU sits idle and the input is not what it waits for (a low input figure) → the host
+  between steps: callbacks and a round trip for every step (`steps-per-execution`, which the guide
+  diagnoses by "frequent host callbacks between the TPU's steps" in the profile). A high idle time
+  with no input figure fits both, and routes to both: the report's words decide;
 - the TPU is busy but its matrix units are not (low MXU utilization, little idle time) → the work
   is not matrix multiplication, or it is too small to fill the units (`low-mxu`, then
   `small-batch` / `small-layers` in its tree);
@@ -58,9 +62,19 @@ RULES: tuple[ProfileRule, ...] = (
         "input-bottleneck",
         lambda p: (
             (p.input_wait is not None and p.input_wait >= 20)
-            or (p.tpu_idle is not None and p.tpu_idle >= 30)
+            or (p.tpu_idle is not None and p.tpu_idle >= 30 and p.input_wait is None)
         ),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle),
+    ),
+    ProfileRule(
+        "idle-between-steps",
+        "steps-per-execution",
+        lambda p: (
+            p.tpu_idle is not None
+            and p.tpu_idle >= 30
+            and (p.input_wait is None or p.input_wait < 20)
+        ),
+        lambda p: _known(tpu_idle=p.tpu_idle, input_wait=p.input_wait),
     ),
     ProfileRule(
         "busy-but-low-mxu",
