@@ -36,6 +36,8 @@ CAPACITY = [
     "'TPUV5sLitepodPerProjectPerZoneForTPUAPI' exceeded. Limit: 16 in zone us-west4-a.\">",
     "ResourceExhausted: 429 The following quota metrics exceed quota limits: "
     "tpu.googleapis.com/v5e_cores",
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Quota limit "
+    "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
 ]
 NUMERICS = [
     "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "

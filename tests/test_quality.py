@@ -2,7 +2,7 @@
 queries, the written probes of today's stacks (`tests/fixtures/written_probes.jsonl`: 96 short
 inputs in JAX, PyTorch/XLA and Keras 3 words on v4–v6e, 19 of them look-alikes, written by a helper
 who never saw the knowledge base) and written long reports (`tests/fixtures/written_reports.jsonl`:
-72 issue-style reports with logs, 18 of them look-alikes, written the same way).
+144 issue- and forum-style reports, 36 of them look-alikes, written the same way).
 
 The figures and how they are produced are in the README ("Answer quality"); the dev thresholds are
 the issue's targets, the probes' sit below the figures of the version that added them, so honest
@@ -79,16 +79,17 @@ def test_written_probes(probes):
 
 
 def test_written_long_reports(reports):
-    """Long reports as people file them (a title, prose, an environment block, a log of 10-60
-    lines with the decisive line among the noise), 72 of them, 18 look-alikes, written by two
-    helpers who never saw the knowledge base. Held-out, the version before them answered 0.852
-    first; three changes came from their misses (README, "This version: long written reports"),
-    after which: 0.889 first, 0.944 in the top 3, 0.056 of the in-scope ones and 0.944 of the
-    look-alikes refused."""
+    """Long reports as people file them (a title, prose, an environment block, often a log with
+    the decisive line among the noise), 144 of them, 36 look-alikes, written in four sets by
+    helpers who never saw the knowledge base (README, "This version: long written reports").
+    Held-out, the first two sets were answered 0.852 first by the version before them and the
+    last two 0.815 by the version they were scored on; four changes came from their misses. Now:
+    0.852 first, 0.935 in the top 3, 0.065 of the in-scope ones and 0.861 of the look-alikes
+    refused."""
     m = reports["tpu-assist"]
-    assert m.n_in == 54 and m.n_oos == 18
-    assert m.hit1 >= 0.85, m.misses
-    assert m.hit3 >= 0.92, m.misses
+    assert m.n_in == 108 and m.n_oos == 36
+    assert m.hit1 >= 0.83, m.misses
+    assert m.hit3 >= 0.91, m.misses
     assert m.false_abstention <= 0.08, m.misses
-    assert m.oos_abstention >= 0.88, m.misses
+    assert m.oos_abstention >= 0.83, m.misses
     assert m.hit1 >= reports["bm25"].hit1 and m.hit1 >= reports["dense"].hit1
