@@ -31,6 +31,8 @@ from ..text.profile import ProfileFigures
 
 WEIGHT = 0.6
 RECOMPILES = 10  # compilations in one metrics report that mean shapes keep changing
+INPUT_BOUND = 20  # % of the step waiting for input
+IDLE = 30  # % of the step the TPU sits idle
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,14 @@ class ProfileRule:
     applies: Callable[[ProfileFigures], bool]
     # the figures that triggered it, by name (those not read are left out)
     figures: Callable[[ProfileFigures], dict[str, float]]
+
+
+def _waits_for_input(p: ProfileFigures) -> bool:
+    return p.input_wait is not None and p.input_wait >= INPUT_BOUND
+
+
+def _idle(p: ProfileFigures) -> bool:
+    return p.tpu_idle is not None and p.tpu_idle >= IDLE
 
 
 def _known(**named: float | int | None) -> dict[str, float]:
@@ -60,20 +70,13 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "input-bound",
         "input-bottleneck",
-        lambda p: (
-            (p.input_wait is not None and p.input_wait >= 20)
-            or (p.tpu_idle is not None and p.tpu_idle >= 30 and p.input_wait is None)
-        ),
+        lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
         "idle-between-steps",
         "steps-per-execution",
-        lambda p: (
-            p.tpu_idle is not None
-            and p.tpu_idle >= 30
-            and (p.input_wait is None or p.input_wait < 20)
-        ),
+        lambda p: _idle(p) and not _waits_for_input(p),
         lambda p: _known(tpu_idle=p.tpu_idle, input_wait=p.input_wait),
     ),
     ProfileRule(
@@ -82,7 +85,7 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: (
             p.mxu_utilization is not None
             and p.mxu_utilization < 30
-            and not ((p.input_wait or 0) >= 20 or (p.tpu_idle or 0) >= 30)
+            and not (_waits_for_input(p) or _idle(p))
         ),
         lambda p: _known(mxu_utilization=p.mxu_utilization, tpu_idle=p.tpu_idle),
     ),
