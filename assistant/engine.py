@@ -27,7 +27,7 @@ from .strings import t
 from .text.domain import domain_terms, tpu_host_only
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
-from .text.profile import read_profile
+from .text.profile import names_a_figure, read_profile
 
 __all__ = ["Answer", "Engine", "Result", "Retrieval"]
 
@@ -182,12 +182,18 @@ class Engine:
             (
                 norm.line_numbers[i]
                 for i, text in enumerate(norm.lines[:FULL_SCAN_LINES])
-                if read_profile(text)
+                if names_a_figure(text)
             ),
             norm.line_numbers[0],
         )
-        for hit in route_profile(read_profile(norm.text[:200_000])):
+        shows_error = bool(facts.exceptions or facts.status_codes)
+        for hit in route_profile(read_profile(norm.text[:200_000]), shows_error):
             ev = evidence[hit.entry_id]
+            if hit.rules_out:
+                if hit.weight > ev.exclude:
+                    ev.exclude = hit.weight
+                    ev.exclude_hits.append((hit, line))
+                continue
             ev.signature_hits.append((hit, line))
             ev.sig = max(ev.sig, hit.weight)
 

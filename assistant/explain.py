@@ -50,7 +50,11 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         else:
             why.append(t(lang, "why.signature", id=hit.signature_id, line=line_no, text=snippet))
     for hit, line_no in ev.exclude_hits[:1]:
-        why.append(t(lang, "why.exclude", line=line_no, text=hit.matched[:100]))
+        if isinstance(hit, ProfileHit):
+            text = describe(hit.figures, lang)
+            why.append(t(lang, "why.profile_against", line=line_no, text=text))
+        else:
+            why.append(t(lang, "why.exclude", line=line_no, text=hit.matched[:100]))
     if ev.lex_terms:
         terms = set(ev.lex_terms)
         line_tokens, typed, surface = _key_line_words(tuple(k["text"] for k in facts.key_lines))

@@ -554,6 +554,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.tpu_idle": ("TPU idle {value}%", "TPU ociosa {value}%"),
     "profile.mxu_utilization": ("MXU utilization {value}%", "utilização da MXU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
+    "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
+    "profile.memory_used": (
+        "device memory {value}% in use",
+        "memória do dispositivo {value}% em uso",
+    ),
     "profile.compiles": ("{compile_count} XLA compilations", "{compile_count} compilações do XLA"),
     "profile.compiles_for": (
         "{compile_count} XLA compilations for {execute_count} executions",
@@ -570,6 +575,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "why.exclude": (
         "but line {line} points elsewhere: {text}",
         "mas a linha {line} indica outro problema: {text}",
+    ),
+    "why.profile_against": (
+        "but the profile figures (line {line}) speak against it: {text}",
+        "mas os números do perfil (linha {line}) falam contra: {text}",
     ),
     "why.lookalike": (
         'but it reads even more like a known look-alike: "{text}" (similarity {cos:.2f})',

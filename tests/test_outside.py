@@ -38,6 +38,7 @@ CAPACITY = [
     "tpu.googleapis.com/v5e_cores",
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Quota limit "
     "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
+    '"message": "Quota \'TPUV4PodPerProjectPerZoneForTPUAPI\' exhausted. Limit 0 in zone us-central2-b"',
 ]
 NUMERICS = [
     "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "

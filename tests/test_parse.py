@@ -243,3 +243,13 @@ def test_memory_reports_are_key_lines_of_a_long_log():
     log[20] = "Attempting to reserve 6.10G at the bottom of memory. That was not possible."
     texts = [k["text"] for k in parse("\n".join(["Training stops on a v3-8", "", *log])).key_lines]
     assert log[12] in texts and log[20] in texts
+
+
+def test_tpu_generation_is_not_a_software_version():
+    # a TensorFlow build string and a library's major version are not TPU generations
+    assert (
+        parse("TensorFlow version: v2.2.0-0-g2b96f3662b\nIs GPU used? TPU used").tpu_generation
+        is None
+    )
+    assert parse("Keras v3 on a TPU v4 VM").tpu_generation == "v4"
+    assert parse("the job runs on TPU v3.").tpu_generation == "v3"

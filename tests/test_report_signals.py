@@ -106,7 +106,7 @@ def test_unrelated_percentages_are_not_profile_figures():
 
 def test_profile_figures_route_between_look_alike_slowdowns():
     def routed(text):
-        return sorted(h.entry_id for h in route(read_profile(text)))
+        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
 
     # an idle TPU alone waits either for data or for the host between steps (the guide's input
     # bottleneck and steps_per_execution): both get the evidence, the words decide
@@ -125,6 +125,83 @@ def test_profile_figures_route_between_look_alike_slowdowns():
     assert routed("per-core batch size: 2") == ["small-batch"]
     assert routed("MXU utilization: 71%, TPU idle time: 3%") == []
     assert all(h.weight < 1.0 for h in route(read_profile("TPU idle 90%")))  # never decisive
+
+
+def test_the_profilers_not_input_bound_figure_speaks_against_the_input_pipeline():
+    def against(text):
+        return [h.entry_id for h in route(read_profile(text)) if h.rules_out]
+
+    assert against("Your program is NOT input-bound because only 0.7% of the total step time") == [
+        "input-bottleneck"
+    ]
+    assert read_profile("Input time: 0.3 ms").input_wait is None  # no step time to compare
+    assert read_profile("Average Step Time: 37.6 ms\n  Input:  0.3 ms").input_wait == 0.8
+    assert against("Input time: 12%") == []  # "moderately input-bound": not ruled out
+
+
+def test_overview_duty_cycle_and_breakdown_are_read():
+    assert read_profile("TPU Duty Cycle: 7.8%").tpu_idle == 92.2
+    assert read_profile("duty cycle ~35%, input time 1.1%").to_dict() == {
+        "tpu_idle": 65.0,
+        "input_wait": 1.1,
+    }
+    # a duty cycle named in a sentence does not own a figure further on
+    assert not read_profile("The duty cycle is low and memory is like 4%.")
+    # an explicit TPU idle figure wins over one derived from the duty cycle
+    assert read_profile("TPU idle time: 40%, TPU Duty Cycle: 90%").tpu_idle == 40.0
+
+
+def test_device_memory_in_use_is_read_against_its_capacity():
+    for text, used in [
+        ("xm.get_memory_info per device: about 1.1 GB used out of ~15.7 GB", 7.0),
+        ("TPU memory usage: ~1.1 GiB / 16 GiB per core", 6.9),
+        ("HBM usage: 1.9 GiB of 32 GiB per chip", 5.9),
+        ("uso de memória 1,1 GB de 16 GB", 6.9),
+        ("HBM utilization: 7%", 7.0),
+    ]:
+        assert read_profile(text).memory_used == used, text
+    # an out-of-memory error's figures are over capacity: not a share of memory in use
+    assert (
+        read_profile("Ran out of memory in memory space hbm. Used 17.31G of 15.48G hbm").memory_used
+        is None
+    )
+    assert read_profile("batch size is 8 per device").per_core_batch == 8
+
+
+def test_low_memory_use_routes_to_a_small_batch_unless_the_input_waits():
+    def routed(text, shows_error=False):
+        return sorted(h.entry_id for h in route(read_profile(text), shows_error) if not h.rules_out)
+
+    assert routed("HBM usage: 1.9 GiB of 32 GiB, input time 2%") == ["small-batch"]
+    assert routed("HBM usage: 1.9 GiB of 32 GiB, input time 45%") == ["input-bottleneck"]
+    assert routed("HBM usage: 9 GiB of 16 GiB") == []
+    assert routed("HBM usage: 1.9 GiB of 32 GiB", shows_error=True) == []
+
+
+NARROW_MLP = """
+x = layers.Dense(48, activation="relu")(x)
+x = layers.Dense(24, activation="relu")(x)
+out = layers.Dense(1, activation="sigmoid")(x)
+"""
+
+
+def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
+    def routed(text, shows_error=False):
+        return {h.entry_id: h.weight for h in route(read_profile(text), shows_error)}
+
+    assert read_profile(NARROW_MLP).widest_layer == 48
+    assert read_profile("nn.Linear(40, 64), nn.Linear(64, 32)").widest_layer == 64
+    assert read_profile("h = nn.Dense(features=32)(x); y = nn.Dense(16)(h)").widest_layer == 32
+    # the MXU's width is not narrow; one layer alone (a classifier head) does not show the model
+    assert read_profile("Dense(512), Dense(10)").widest_layer == 512
+    assert read_profile("model.add(Dense(10))").widest_layer is None
+    assert routed(NARROW_MLP) == {"small-layers": 0.6, "tensor-padding": 0.6}
+    # a low MXU figure as well is explained by the narrow layers: small-layers, not low-mxu
+    both = routed(NARROW_MLP + "MXU utilization: 3%, TPU idle time 2%")
+    assert both["small-layers"] > both["tensor-padding"] and "low-mxu" not in both
+    # an idle TPU is not held back by its layers; a toy model beside an error says nothing
+    assert "small-layers" not in routed(NARROW_MLP + "TPU idle time: 70%")
+    assert routed(NARROW_MLP, shows_error=True) == {}
 
 
 METRICS_REPORT = """Metric: CompileTime

@@ -46,7 +46,7 @@ class Evidence:
     lex_terms: list[str] = field(default_factory=list)
     dense_chunk: str | None = None
     exclude: float = 0.0  # weight of the strongest look-alike pattern that matched
-    exclude_hits: list[tuple[SignatureHit, int]] = field(default_factory=list)
+    exclude_hits: list[tuple[SignatureHit | ProfileHit, int]] = field(default_factory=list)
     views: dict[str, float] = field(default_factory=dict)  # "dense_head": raw cosine, "lex_err"…
     # the closest of the entry's described look-alikes (raw cosine, `all` view) and its text
     lookalike: float = 0.0

@@ -4,6 +4,8 @@ The guide separates slow-training problems by where the step time goes:
 
 - the TPU waits for data (much of the step waiting for input) → the input pipeline
   (`input-bottleneck`);
+- almost none of the step waiting for input (under 5%: the profiler's "NOT input-bound") rules
+  the input pipeline out, whatever the words say about the dataset: it lowers `input-bottleneck`;
 - the TPU sits idle and the input is not what it waits for (a low input figure) → the host
   between steps: callbacks and a round trip for every step (`steps-per-execution`, which the guide
   diagnoses by "frequent host callbacks between the TPU's steps" in the profile). A high idle time
@@ -11,6 +13,12 @@ The guide separates slow-training problems by where the step time goes:
 - the TPU is busy but its matrix units are not (low MXU utilization, little idle time) → the work
   is not matrix multiplication, or it is too small to fill the units (`low-mxu`, then
   `small-batch` / `small-layers` in its tree);
+- the model's code shows every layer narrower than 128 (the MXU's width), and the TPU is not idle:
+  the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
+  dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
+  low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`;
+- most of the device's memory left free (under 25% in use) and the input not to blame: the
+  guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
@@ -30,9 +38,17 @@ from ..strings import t
 from ..text.profile import ProfileFigures
 
 WEIGHT = 0.6
+# Two figures that agree (narrow layers and a low MXU figure) weigh more than a profile's MXU figure
+# alone, which the low-mxu entry's own signature reads at 0.8: the narrow layers explain it.
+AGREEING = 0.9
 RECOMPILES = 10  # compilations in one metrics report that mean shapes keep changing
-INPUT_BOUND = 20  # % of the step waiting for input
+INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY input-bound"
+NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
+RULED_OUT = 0.5
 IDLE = 30  # % of the step the TPU sits idle
+LOW_MXU = 30  # % MXU utilization
+NARROW = 128  # layer width: the MXU's dimension
+MOSTLY_FREE = 25  # % of the device's memory in use
 
 
 @dataclass(frozen=True)
@@ -42,6 +58,14 @@ class ProfileRule:
     applies: Callable[[ProfileFigures], bool]
     # the figures that triggered it, by name (those not read are left out)
     figures: Callable[[ProfileFigures], dict[str, float]]
+    weight: Callable[[ProfileFigures], float] = lambda p: WEIGHT
+    # A slowdown's rule, left out when the report shows an error: an error report often carries a
+    # minimal reproduction with a toy model, or a memory figure beside the failure, that say
+    # nothing about how fast it trains.
+    slowdown_only: bool = False
+    # counter-evidence: the figures contradict the entry, whose score is scaled down by the weight
+    # (as a matched look-alike pattern's is)
+    rules_out: bool = False
 
 
 def _waits_for_input(p: ProfileFigures) -> bool:
@@ -50,6 +74,14 @@ def _waits_for_input(p: ProfileFigures) -> bool:
 
 def _idle(p: ProfileFigures) -> bool:
     return p.tpu_idle is not None and p.tpu_idle >= IDLE
+
+
+def _low_mxu(p: ProfileFigures) -> bool:
+    return p.mxu_utilization is not None and p.mxu_utilization < LOW_MXU
+
+
+def _narrow(p: ProfileFigures) -> bool:
+    return p.widest_layer is not None and p.widest_layer < NARROW
 
 
 def _known(**named: float | int | None) -> dict[str, float]:
@@ -74,6 +106,14 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
+        "input-not-bound",
+        "input-bottleneck",
+        lambda p: p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND,
+        lambda p: _known(input_wait=p.input_wait),
+        lambda p: RULED_OUT,
+        rules_out=True,
+    ),
+    ProfileRule(
         "idle-between-steps",
         "steps-per-execution",
         lambda p: _idle(p) and not _waits_for_input(p),
@@ -82,12 +122,23 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "busy-but-low-mxu",
         "low-mxu",
-        lambda p: (
-            p.mxu_utilization is not None
-            and p.mxu_utilization < 30
-            and not (_waits_for_input(p) or _idle(p))
-        ),
+        lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p)),
         lambda p: _known(mxu_utilization=p.mxu_utilization, tpu_idle=p.tpu_idle),
+    ),
+    ProfileRule(
+        "narrow-layers",
+        "small-layers",
+        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _known(widest_layer=p.widest_layer, mxu_utilization=p.mxu_utilization),
+        lambda p: AGREEING if _low_mxu(p) else WEIGHT,
+        slowdown_only=True,
+    ),
+    ProfileRule(
+        "narrow-layers-padded",
+        "tensor-padding",
+        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _known(widest_layer=p.widest_layer),
+        slowdown_only=True,
     ),
     ProfileRule(
         "recompiling",
@@ -98,6 +149,17 @@ RULES: tuple[ProfileRule, ...] = (
             and (p.execute_count is None or p.compile_count * 20 > p.execute_count)
         ),
         lambda p: _known(compile_count=p.compile_count, execute_count=p.execute_count),
+    ),
+    ProfileRule(
+        "memory-mostly-free",
+        "small-batch",
+        lambda p: (
+            p.memory_used is not None
+            and p.memory_used < MOSTLY_FREE
+            and not (_waits_for_input(p) or _narrow(p))
+        ),
+        lambda p: _known(memory_used=p.memory_used, per_core_batch=p.per_core_batch),
+        slowdown_only=True,
     ),
     ProfileRule(
         "tiny-per-core-batch",
@@ -120,18 +182,31 @@ class ProfileHit:
     matched: str  # the figures in English (`describe`)
     captures: dict[str, str]
     figures: dict[str, float] = field(default_factory=dict)  # shown in the answer's language
+    rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
 
 
-def route(figures: ProfileFigures) -> list[ProfileHit]:
+def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:
+    """The rules that `figures` trigger; a slowdown's rules are left out when the report shows an
+    error (`shows_error`)."""
     if not figures:
         return []
     hits = []
     for r in RULES:
+        if r.slowdown_only and shows_error:
+            continue
         if r.applies(figures):
             named = r.figures(figures)
             hits.append(
                 ProfileHit(
-                    r.entry_id, f"profile:{r.id}", WEIGHT, 0, "", describe(named, "en"), {}, named
+                    r.entry_id,
+                    f"profile:{r.id}",
+                    r.weight(figures),
+                    0,
+                    "",
+                    describe(named, "en"),
+                    {},
+                    named,
+                    r.rules_out,
                 )
             )
     return hits

@@ -66,7 +66,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bno more capacity in the zone\b|\binsufficient (?:reserved )?capacity\b|"
             r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
-            r"\bexceeded (?:the )?quota\b|\bQuota (?:limit )?'[\w.-]+' (?:has been )?exceeded\b",
+            r"\bexceeded (?:the )?quota\b|"
+            r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b",
             re.I,
         ),
     ),

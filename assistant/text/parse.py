@@ -74,7 +74,13 @@ _PROJECT = [
     re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
 ]
 _ACCEL = re.compile(rf"\b({ACCELERATOR_TYPE})\b")
-_GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b", re.I)
+# A TPU generation named alone ("TPU v3", "on v5e"). Not a software version: "v2.2.0" continues with
+# a dot and a digit, and "Keras v3", "TF v2", "Python v3" name the program just before it.
+_GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b(?!\.\d)", re.I)
+_NOT_TPU_BEFORE_GEN = re.compile(
+    r"\b(?:keras|tensorflow|tf|python|py|torch|pytorch|jax|flax|cuda|api|version|vers[aã]o)\s*$",
+    re.I,
+)
 _IP = re.compile(r"\b((?:\d{1,3}\.){3}\d{1,3})\b")
 _OP = [
     re.compile(r"No registered '([A-Za-z]\w*)' OpKernel"),
@@ -194,6 +200,13 @@ class Facts:
         if self.batch_size:
             out["batch_size"] = str(self.batch_size)
         return out
+
+
+def _tpu_generation(text: str) -> str | None:
+    for m in _GEN.finditer(text):
+        if not _NOT_TPU_BEFORE_GEN.search(text, max(0, m.start() - 12), m.start()):
+            return m.group(1).lower()
+    return None
 
 
 def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
@@ -428,8 +441,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     if facts.accelerator_type:
         facts.tpu_generation = facts.accelerator_type.split("-")[0]
     else:
-        m = _GEN.search(scan)
-        facts.tpu_generation = m.group(1).lower() if m else None
+        facts.tpu_generation = _tpu_generation(scan)
     m = _IP.search(scan)
     if m and all(int(p) < 256 for p in m.group(1).split(".")):
         facts.ip = m.group(1)

@@ -1,11 +1,12 @@
-"""Figures people paste from a TPU profile's overview page, read as numbers.
+"""Figures people paste from a TPU profile's overview page, read as numbers, and the two figures of
+the model itself that the guide's rules of thumb use: the batch per core and the layers' widths.
 
 The profiler's overview (TensorBoard / XProf "overview_page", `capture_tpu_profile`, the PyTorch/XLA
 metrics) states where step time goes: how busy the matrix units are, how long the TPU sits idle, how
 much of a step waits for input, how many graphs XLA compiled. Those numbers tell apart problems
 whose descriptions sound alike ("training is slow"): see `retrieval/profile_rules.py`, which routes
-by them. Every figure is optional; a figure is read only next to the words that name it, in English
-or Portuguese, so an unrelated percentage is never taken for one.
+by them. Every figure is optional; a figure is read only next to the words (or the code) that name
+it, in English or Portuguese, so an unrelated percentage is never taken for one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
+_NEAR = (
+    r"[\s:=~│|]{0,12}(?:is\s+|was\s+|of\s+|at\s+|de\s+|em\s+)?~?"  # a value right after its name
+)
 
 _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     "mxu_utilization": [
@@ -25,6 +29,8 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             + r"\s*(?:utili[sz]ation|usage|util)",
             re.I,
         ),
+        # the op profile's share of the chip's peak compute, where no MXU figure is given
+        re.compile(r"\bFLOPS?\s+utili[sz]ation" + _NEAR + _NUM, re.I),
     ],
     "tpu_idle": [
         re.compile(
@@ -46,6 +52,10 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(r"tempo ocioso da TPU" + _SEP + _NUM, re.I),
     ],
+    # how much of the time the TPU is busy: XProf's overview "TPU Duty Cycle" (idle is the rest)
+    "duty_cycle": [
+        re.compile(r"\bduty[- ]cycle(?:\s*\(%\))?" + _NEAR + _NUM, re.I),
+    ],
     "host_idle": [
         re.compile(r"\bhost\s+(?:idle|ocioso)(?:\s+time)?" + _SEP + _NUM, re.I),
         re.compile(r"tempo ocioso do host" + _SEP + _NUM, re.I),
@@ -62,6 +72,10 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             r"|tempo\s+de\s+entrada)" + _SEP + _NUM,
             re.I,
         ),
+        # the overview's breakdown of a step: "Input time: 81.6%", "Input: 4% of step time"
+        re.compile(
+            r"\binput(?:\s+time)?\s*(?:is\s+|was\s+)?(?:[:=]\s*)?(?:small\s*)?\(?~?" + _NUM, re.I
+        ),
         re.compile(
             _NUM
             + r"\s+(?:of\s+)?(?:step\s+time\s+)?"
@@ -74,13 +88,83 @@ _STEP_TIME = re.compile(
     r"(?:average\s+)?step[- ]time(?:\s+average)?|tempo\s+(?:m[eé]dio\s+)?(?:de|do|por)\s+passo",
     re.I,
 )
+# the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step
+_INPUT_MS = re.compile(r"\binput(?:\s+time)?\s*[:=]\s*~?(\d+(?:[.,]\d+)?)\s*ms\b", re.I)
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
-_PER_CORE_BATCH = re.compile(
-    r"(?:per[- ](?:core|device|replica)\s+batch(?:[- ]size)?"
-    r"|batch(?:[- ]size)?\s+per\s+(?:core|device|replica)"
-    r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo))\D{0,15}(\d{1,6})\b",
+_PER_CORE_BATCH = [
+    re.compile(
+        r"(?:per[- ](?:core|device|replica|chip)\s+batch(?:[- ]size)?"
+        r"|batch(?:[- ]size)?\s+per\s+(?:core|device|replica|chip)"
+        r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo|chip))\D{0,15}(\d{1,6})\b",
+        re.I,
+    ),
+    # Hugging Face's argument, and the like: "per_device_train_batch_size=8"
+    re.compile(
+        r"\bper_(?:device|core|replica)_(?:train_)?batch_size\b\W{0,4}(\d{1,6})\b"
+        r"|\bbatch_size_per_(?:device|core|replica)\b\W{0,4}(\d{1,6})\b",
+        re.I,
+    ),
+    # the number between: "batch size is 8 per device", "lote de 16 por núcleo"
+    re.compile(
+        r"\b(?:batch(?:[- ]size)?|lote)\s+(?:is\s+|of\s+|de\s+|=\s*|:\s*)?(\d{1,6})\s+"
+        r"(?:per|por)\s+(?:core|device|replica|chip|n[uú]cleo|dispositivo)",
+        re.I,
+    ),
+]
+# Device memory in use against its capacity, as memory tools print it: "HBM usage: 1.9 GiB of
+# 32 GiB", "memory usage: ~1.1 GiB / 16 GiB", "1.1 GB used out of 15.7 GB", "uso de memória 1,1 GB
+# de 16 GB". An out-of-memory error's "Used 17.31G of 15.48G hbm" reads over 100% and is left out.
+_SIZE = r"~?(\d+(?:[.,]\d+)?)\s*([KMGT])i?B?\b"
+_MEMORY_USED = [
+    re.compile(
+        r"(?:\bHBM\b|memory|mem[oó]ria)[^\n\d]{0,40}?"
+        + _SIZE
+        + r"\s*(?:used\s+|usad[oa]s?\s+|in use\s+|(?:por|per)\s+(?:core|chip|n[uú]cleo)\s*\(?)?"
+        + r"(?:/|of|out of|de|em)\s*"
+        + _SIZE,
+        re.I,
+    ),
+    re.compile(
+        r"\bused\s+" + _SIZE + r"\s*(?:of|out of|/)\s*" + _SIZE + r"\s*(?:of\s+)?(?:HBM|memory)",
+        re.I,
+    ),
+]
+# what the frameworks print: torch_xla's `xm.get_memory_info` ({'bytes_used': …, 'bytes_limit': …},
+# or {'kb_free': …, 'kb_total': …} before 2.3), JAX's `device.memory_stats()` ('bytes_in_use',
+# 'bytes_limit'), and the memory viewer's "Peak heap usage: 1.19 GiB (HBM capacity 15.48 GiB)"
+_BYTES_USED = re.compile(r"'bytes_(?:used|in_use)'\s*:\s*(\d+)")
+_BYTES_LIMIT = re.compile(r"'bytes_limit'\s*:\s*(\d+)")
+_KB_FREE = re.compile(r"'kb_free'\s*:\s*(\d+)")
+_KB_TOTAL = re.compile(r"'kb_total'\s*:\s*(\d+)")
+_PEAK_OF_CAPACITY = re.compile(
+    r"peak\s+(?:heap\s+|memory\s+|HBM\s+)?usage\W{0,4}"
+    + _SIZE
+    + r"[^\n\d]{0,20}?capacity\W{0,4}"
+    + _SIZE,
     re.I,
 )
+_MEMORY_USED_PCT = re.compile(
+    r"(?:\bHBM|device memory|TPU memory)\s+(?:usage|use|used|utili[sz]ation)" + _SEP + _NUM, re.I
+)
+_SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1e3}
+
+# The width of a layer as a model's code states it: the units of a dense layer (Keras
+# `Dense(64)`, Flax `nn.Dense(64)`, Haiku `hk.Linear(64)`, PyTorch `nn.Linear(40, 64)`) or the
+# output channels of a convolution (`Conv2D(32, 3)`, `nn.Conv(32, …)`, `nn.Conv2d(3, 32, …)`).
+# The guide's "feature dimension": a fully connected layer's hidden size, a convolution's channels.
+_LAYER_WIDTH = [
+    re.compile(r"\b(?:nn\.|layers\.)?Dense\(\s*(?:units\s*=\s*|features\s*=\s*)?(\d{1,6})\b"),
+    re.compile(r"\bhk\.Linear\(\s*(?:output_size\s*=\s*)?(\d{1,6})\b"),
+    re.compile(
+        r"\bLinear\(\s*(?:in_features\s*=\s*)?\w+\s*,\s*(?:out_features\s*=\s*)?(\d{1,6})\b"
+    ),
+    re.compile(r"\bConv[123]D\(\s*(?:filters\s*=\s*)?(\d{1,6})\b"),
+    re.compile(r"\bnn\.Conv\(\s*(?:features\s*=\s*)?(\d{1,6})\b"),
+    re.compile(r"\bConv[123]d\(\s*\w+\s*,\s*(?:out_channels\s*=\s*)?(\d{1,6})\b"),
+    # Keras' model.summary(): "dense_1 (Dense)   (None, 32)   2080"
+    re.compile(r"\((?:Dense|Conv[123]D)\)\s+\(None,(?:\s*\d+,)*\s*(\d{1,6})\)"),
+]
+LAYERS_TO_JUDGE = 2  # one layer alone (a classifier head, say) does not show the model's width
 
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
@@ -100,6 +184,9 @@ class ProfileFigures:
     input_wait: float | None = None
     step_time_ms: float | None = None
     per_core_batch: int | None = None
+    memory_used: float | None = None  # % of the device's memory (HBM) in use
+    # the widest layer in the model's code, where the report shows two layers or more
+    widest_layer: int | None = None
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
     execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
 
@@ -114,6 +201,31 @@ def _number(text: str) -> float:
     return float(text.replace(",", "."))
 
 
+def _share(used: float, capacity: float) -> float | None:
+    return round(100.0 * used / capacity, 1) if 0 < used <= capacity else None
+
+
+def _memory_used(text: str) -> float | None:
+    m = _MEMORY_USED_PCT.search(text)
+    if m:
+        return _number(m.group(1))
+    used, limit = _BYTES_USED.search(text), _BYTES_LIMIT.search(text)
+    if used and limit:
+        return _share(float(used.group(1)), float(limit.group(1)))
+    free, total = _KB_FREE.search(text), _KB_TOTAL.search(text)
+    if free and total:
+        return _share(float(total.group(1)) - float(free.group(1)), float(total.group(1)))
+    for rx in (_PEAK_OF_CAPACITY, *_MEMORY_USED):
+        for m in rx.finditer(text):
+            share = _share(
+                _number(m.group(1)) * _SCALE[m.group(2).upper()],
+                _number(m.group(3)) * _SCALE[m.group(4).upper()],
+            )
+            if share is not None:
+                return share
+    return None
+
+
 def read_profile(text: str) -> ProfileFigures:
     """The overview figures found in `text` (the first mention of each wins)."""
     found: dict[str, float | int] = {}
@@ -125,17 +237,38 @@ def read_profile(text: str) -> ProfileFigures:
                 if 0.0 <= value <= 100.0:
                     found[name] = value
                 break
+    duty = found.pop("duty_cycle", None)
+    if duty is not None and "tpu_idle" not in found:
+        found["tpu_idle"] = round(100.0 - duty, 1)
     for m in _STEP_TIME.finditer(text):
         v = _STEP_VALUE.match(text, m.end())
         if v:
             unit = v.group(2).lower()
             found["step_time_ms"] = _number(v.group(1)) * (1.0 if unit == "ms" else 1000.0)
             break
-    m = _PER_CORE_BATCH.search(text)
-    if m:
-        found["per_core_batch"] = int(m.group(1))
+    m = _INPUT_MS.search(text)
+    step = found.get("step_time_ms")
+    if m and step and "input_wait" not in found and _number(m.group(1)) <= step:
+        found["input_wait"] = round(100.0 * _number(m.group(1)) / step, 1)
+    for rx in _PER_CORE_BATCH:
+        m = rx.search(text)
+        if m:
+            found["per_core_batch"] = int(next(g for g in m.groups() if g))
+            break
+    used = _memory_used(text)
+    if used is not None:
+        found["memory_used"] = used
+    widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
+    if len(widths) >= LAYERS_TO_JUDGE:
+        found["widest_layer"] = max(widths)
     for name, rx in _METRIC_SAMPLES.items():
         m = rx.search(text)
         if m:
             found[name] = int(m.group(1))
     return ProfileFigures(**found)  # type: ignore[arg-type]
+
+
+def names_a_figure(line: str) -> bool:
+    """Whether `line` states one of the figures; one layer's width counts here (the line to show
+    in the answer's *why*)."""
+    return bool(read_profile(line)) or any(rx.search(line) for rx in _LAYER_WIDTH)
