@@ -555,6 +555,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.mxu_utilization": ("MXU utilization {value}%", "utilização da MXU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
     "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
+    "profile.padding_expansion": (
+        "a buffer {value}x its unpadded size",
+        "um buffer {value}x o tamanho sem preenchimento",
+    ),
     "profile.memory_used": (
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",

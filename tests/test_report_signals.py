@@ -436,3 +436,21 @@ def test_a_baseline_ranks_what_its_channel_found_best_first():
     }
     assert baseline_ranking(evidence, BASELINES["bm25"]) == ["hbm-oom", "small-batch"]
     assert baseline_ranking(evidence, BASELINES["dense"]) == ["hbm-oom", "low-mxu", "small-batch"]
+
+
+def test_padding_that_inflates_a_buffer_routes_to_tensor_padding():
+    def routed(text):
+        return [h.entry_id for h in route(read_profile(text)) if not h.rules_out]
+
+    # the memory viewer's padded and unpadded sizes, in the orders tools print them
+    viewer = "  1. fusion.412   f32[100,126,38,24]   Size: 246.1M   Unpadded size: 43.8M"
+    assert read_profile(viewer).padding_expansion == 5.6
+    assert (
+        read_profile("f32[64,2048,3]  unpadded 1.5 MiB   padded 64.0 MiB").padding_expansion == 42.7
+    )
+    oom = "     Size: 16.00G\n     Unpadded size: 512.00M\n     Extra memory due to padding: 15.50G (32.0x expansion)"
+    assert read_profile(oom).padding_expansion == 32.0
+    assert routed(viewer) == ["tensor-padding"]
+    # an out-of-memory report's buffers that padding barely changes point at the memory itself
+    assert routed("     Size: 2.00G\n     Unpadded size: 2.00G") == []
+    assert routed("Extra memory due to padding: 288.00M (1.3x expansion)") == []

@@ -17,6 +17,8 @@ The guide separates slow-training problems by where the step time goes:
   the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
   dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
   low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`;
+- a buffer that padding makes twice its size or more (the memory viewer's padded against unpadded
+  sizes) → `tensor-padding`;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
   guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
@@ -49,6 +51,7 @@ IDLE = 30  # % of the step the TPU sits idle
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 MOSTLY_FREE = 25  # % of the device's memory in use
+PADDED = 2.0  # a buffer padded to this many times its size (the tensor-padding signature's figure)
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,12 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
         lambda p: _known(widest_layer=p.widest_layer),
         slowdown_only=True,
+    ),
+    ProfileRule(
+        "padding-expands",
+        "tensor-padding",
+        lambda p: p.padding_expansion is not None and p.padding_expansion >= PADDED,
+        lambda p: _known(padding_expansion=p.padding_expansion),
     ),
     ProfileRule(
         "recompiling",

@@ -148,6 +148,18 @@ _MEMORY_USED_PCT = re.compile(
 )
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1e3}
 
+# How much padding inflates a buffer, as the memory viewer and XLA's out-of-memory report print
+# it: "Size: 246.1M  Unpadded size: 43.8M" (the padded size first, on one line or two), "unpadded
+# 1.5 MiB  padded 64.0 MiB", "Unpadded (6.40G) Padded (19.32G)", or the ratio itself,
+# "Extra memory due to padding: 15.50G (32.0x expansion)". The largest ratio read is kept.
+_PADDED_THEN_UNPADDED = re.compile(
+    r"\bSize:\s*" + _SIZE + r"[\s,;|]{0,12}Unpadded size:\s*" + _SIZE, re.I
+)
+_UNPADDED_THEN_PADDED = re.compile(
+    r"\bunpadded(?:\s+size)?\W{0,3}" + _SIZE + r"\W{1,8}padded(?:\s+size)?\W{0,3}" + _SIZE, re.I
+)
+_EXPANSION = re.compile(r"\((\d+(?:\.\d+)?)x expansion\)", re.I)
+
 # The width of a layer as a model's code states it: the units of a dense layer (Keras
 # `Dense(64)`, Flax `nn.Dense(64)`, Haiku `hk.Linear(64)`, PyTorch `nn.Linear(40, 64)`) or the
 # output channels of a convolution (`Conv2D(32, 3)`, `nn.Conv(32, …)`, `nn.Conv2d(3, 32, …)`).
@@ -185,6 +197,7 @@ class ProfileFigures:
     step_time_ms: float | None = None
     per_core_batch: int | None = None
     memory_used: float | None = None  # % of the device's memory (HBM) in use
+    padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
     widest_layer: int | None = None
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
@@ -226,6 +239,23 @@ def _memory_used(text: str) -> float | None:
     return None
 
 
+def _bytes(m: re.Match[str], first: int) -> float:
+    return _number(m.group(first)) * _SCALE[m.group(first + 1).upper()]
+
+
+def _padding_expansion(text: str) -> float | None:
+    ratios = [float(m.group(1)) for m in _EXPANSION.finditer(text)]
+    for m in _PADDED_THEN_UNPADDED.finditer(text):
+        padded, unpadded = _bytes(m, 1), _bytes(m, 3)
+        if unpadded > 0:
+            ratios.append(padded / unpadded)
+    for m in _UNPADDED_THEN_PADDED.finditer(text):
+        unpadded, padded = _bytes(m, 1), _bytes(m, 3)
+        if unpadded > 0:
+            ratios.append(padded / unpadded)
+    return round(max(ratios), 1) if ratios else None
+
+
 def read_profile(text: str) -> ProfileFigures:
     """The overview figures found in `text` (the first mention of each wins)."""
     found: dict[str, float | int] = {}
@@ -258,6 +288,9 @@ def read_profile(text: str) -> ProfileFigures:
     used = _memory_used(text)
     if used is not None:
         found["memory_used"] = used
+    expansion = _padding_expansion(text)
+    if expansion is not None:
+        found["padding_expansion"] = expansion
     widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE:
         found["widest_layer"] = max(widths)
