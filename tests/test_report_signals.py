@@ -454,3 +454,6 @@ def test_padding_that_inflates_a_buffer_routes_to_tensor_padding():
     # an out-of-memory report's buffers that padding barely changes point at the memory itself
     assert routed("     Size: 2.00G\n     Unpadded size: 2.00G") == []
     assert routed("Extra memory due to padding: 288.00M (1.3x expansion)") == []
+    # narrow layers beside a measured padding figure are what the padding is made of
+    narrow_padded = routed(NARROW_MLP + "\n" + viewer)
+    assert "small-layers" not in narrow_padded and "tensor-padding" in narrow_padded

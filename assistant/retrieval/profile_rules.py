@@ -16,7 +16,8 @@ The guide separates slow-training problems by where the step time goes:
 - the model's code shows every layer narrower than 128 (the MXU's width), and the TPU is not idle:
   the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
   dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
-  low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`;
+  low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`; a
+  measured padding figure (below) explains them, and leaves them to `tensor-padding`;
 - a buffer that padding makes twice its size or more (the memory viewer's padded against unpadded
   sizes) → `tensor-padding`;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
@@ -43,6 +44,9 @@ WEIGHT = 0.6
 # Two figures that agree (narrow layers and a low MXU figure) weigh more than a profile's MXU figure
 # alone, which the low-mxu entry's own signature reads at 0.8: the narrow layers explain it.
 AGREEING = 0.9
+# A figure that measures the entry's own problem (padding's share of a buffer) weighs as much as a
+# signature quoting it, and more than a layer width read from code, which only suggests it.
+MEASURED = 0.8
 RECOMPILES = 10  # compilations in one metrics report that mean shapes keep changing
 INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY input-bound"
 NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
@@ -85,6 +89,10 @@ def _low_mxu(p: ProfileFigures) -> bool:
 
 def _narrow(p: ProfileFigures) -> bool:
     return p.widest_layer is not None and p.widest_layer < NARROW
+
+
+def _padded(p: ProfileFigures) -> bool:
+    return p.padding_expansion is not None and p.padding_expansion >= PADDED
 
 
 def _known(**named: float | int | None) -> dict[str, float]:
@@ -131,7 +139,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "narrow-layers",
         "small-layers",
-        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p) or _padded(p)),
         lambda p: _known(widest_layer=p.widest_layer, mxu_utilization=p.mxu_utilization),
         lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
@@ -146,8 +154,9 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "padding-expands",
         "tensor-padding",
-        lambda p: p.padding_expansion is not None and p.padding_expansion >= PADDED,
+        _padded,
         lambda p: _known(padding_expansion=p.padding_expansion),
+        lambda p: MEASURED,
     ),
     ProfileRule(
         "recompiling",
