@@ -559,6 +559,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a buffer {value}x its unpadded size",
         "um buffer {value}x o tamanho sem preenchimento",
     ),
+    "profile.idle_gaps": (
+        "the TPU idle in gaps between steps",
+        "a TPU parada nos intervalos entre os passos",
+    ),
     "profile.memory_used": (
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",

@@ -457,3 +457,27 @@ def test_padding_that_inflates_a_buffer_routes_to_tensor_padding():
     # narrow layers beside a measured padding figure are what the padding is made of
     narrow_padded = routed(NARROW_MLP + "\n" + viewer)
     assert "small-layers" not in narrow_padded and "tensor-padding" in narrow_padded
+
+
+def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
+    def routed(text):
+        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
+
+    for text in [
+        "in the trace there are ~130 ms gaps between my train_step executions",
+        "each step is 2 ms on the TPU lanes, then nothing on the device until the next one",
+        "the trace shows the TPU busy only a sliver of each step",
+        "no trace viewer a TPU fica parada entre um step e outro",
+    ]:
+        assert read_profile(text).idle_gaps == 1, text
+        assert routed(text) == ["input-bottleneck", "steps-per-execution"], text
+    # ... and the input figure still tells the two apart
+    assert routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
+    assert not read_profile("the gap between GPU and TPU prices")
+
+
+def test_layer_widths_said_in_words():
+    assert read_profile("rede pequena (camadas densas de 48 unidades)").widest_layer == 48
+    assert read_profile("an MLP whose hidden layers of 64 units are all ReLU").widest_layer == 64
+    assert read_profile("three 32-unit dense layers").widest_layer == 32
+    assert read_profile("a dense layer of 10 units on top").widest_layer is None  # one layer

@@ -80,7 +80,8 @@ def _waits_for_input(p: ProfileFigures) -> bool:
 
 
 def _idle(p: ProfileFigures) -> bool:
-    return p.tpu_idle is not None and p.tpu_idle >= IDLE
+    """The TPU idle much of the step: the figure, or the trace described with gaps between steps."""
+    return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
 
 
 def _low_mxu(p: ProfileFigures) -> bool:
@@ -114,7 +115,7 @@ RULES: tuple[ProfileRule, ...] = (
         "input-bound",
         "input-bottleneck",
         lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None),
-        lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle),
+        lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
     ),
     ProfileRule(
         "input-not-bound",
@@ -128,7 +129,7 @@ RULES: tuple[ProfileRule, ...] = (
         "idle-between-steps",
         "steps-per-execution",
         lambda p: _idle(p) and not _waits_for_input(p),
-        lambda p: _known(tpu_idle=p.tpu_idle, input_wait=p.input_wait),
+        lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, input_wait=p.input_wait),
     ),
     ProfileRule(
         "busy-but-low-mxu",

@@ -111,6 +111,22 @@ _PER_CORE_BATCH = [
         re.I,
     ),
 ]
+# The trace viewer described rather than quoted: the device idle in gaps between its steps ("~130 ms
+# gaps between my train_step executions", "nothing on the TPU until the next step", "busy only a
+# sliver of each step", "a TPU fica parada entre os steps"). No figure, but the same finding as a
+# high TPU idle time.
+_IDLE_GAPS = re.compile(
+    r"\bgaps?\s+(?:of\s+[^\n.]{0,20}\s+)?between\s+(?:[\w`()-]+\s+){0,3}?"
+    r"(?:steps?|train_steps?|executions?|iterations?|batches|calls)\b"
+    r"|\bnothing\s+(?:at\s+all\s+|running\s+)?on\s+(?:the\s+)?(?:device|TPU)\b"
+    r"|\b(?:TPU|device)\s+(?:is\s+|sits\s+|stays\s+|was\s+)?idle\s+between\b"
+    r"|\bbusy\s+(?:for\s+)?only\s+(?:a\s+(?:sliver|fraction)|~?\d)"
+    r"|\bburacos?\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
+    r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+entre\b"
+    r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo)",
+    re.I,
+)
+
 # Device memory in use against its capacity, as memory tools print it: "HBM usage: 1.9 GiB of
 # 32 GiB", "memory usage: ~1.1 GiB / 16 GiB", "1.1 GB used out of 15.7 GB", "uso de memória 1,1 GB
 # de 16 GB". An out-of-memory error's "Used 17.31G of 15.48G hbm" reads over 100% and is left out.
@@ -177,6 +193,21 @@ _LAYER_WIDTH = [
     re.compile(r"\((?:Dense|Conv[123]D)\)\s+\(None,(?:\s*\d+,)*\s*(\d{1,6})\)"),
 ]
 LAYERS_TO_JUDGE = 2  # one layer alone (a classifier head, say) does not show the model's width
+# ... and the same said in words of several layers at once: "dense layers of 48 units", "hidden
+# layers with 64 neurons", "camadas densas de 48 unidades", "64-unit hidden layers"
+_LAYERS_WIDE = [
+    re.compile(
+        r"\b(?:dense|hidden|fully[- ]connected|linear)\s+layers\s+(?:of|with)\s+(\d{1,5})\s+"
+        r"(?:units|neurons|features)\b",
+        re.I,
+    ),
+    re.compile(r"\b(\d{1,5})[- ](?:unit|neuron|wide)\s+(?:dense\s+|hidden\s+)?layers\b", re.I),
+    re.compile(
+        r"\bcamadas\s+(?:densas\s+|ocultas\s+|escondidas\s+|lineares\s+)?(?:de|com)\s+"
+        r"(\d{1,5})\s+(?:unidades|neur[oô]nios)\b",
+        re.I,
+    ),
+]
 
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
@@ -196,6 +227,7 @@ class ProfileFigures:
     input_wait: float | None = None
     step_time_ms: float | None = None
     per_core_batch: int | None = None
+    idle_gaps: int | None = None  # 1: the device described idle between steps (no figure)
     memory_used: float | None = None  # % of the device's memory (HBM) in use
     padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
@@ -288,12 +320,15 @@ def read_profile(text: str) -> ProfileFigures:
     used = _memory_used(text)
     if used is not None:
         found["memory_used"] = used
+    if _IDLE_GAPS.search(text):
+        found["idle_gaps"] = 1
     expansion = _padding_expansion(text)
     if expansion is not None:
         found["padding_expansion"] = expansion
     widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
-    if len(widths) >= LAYERS_TO_JUDGE:
-        found["widest_layer"] = max(widths)
+    said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
+    if len(widths) >= LAYERS_TO_JUDGE or said:
+        found["widest_layer"] = max(widths + said)
     for name, rx in _METRIC_SAMPLES.items():
         m = rx.search(text)
         if m:
