@@ -27,7 +27,7 @@ from .strings import t
 from .text.domain import domain_terms, tpu_host_only
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
-from .text.profile import names_a_figure, read_profile
+from .text.profile import ProfileFigures, names_a_figure
 
 __all__ = ["Answer", "Engine", "Result", "Retrieval"]
 
@@ -187,7 +187,8 @@ class Engine:
             norm.line_numbers[0],
         )
         shows_error = bool(facts.exceptions or facts.status_codes)
-        for hit in route_profile(read_profile(norm.text[:200_000]), shows_error):
+        # the figures the parser read (and `facts` shows), not read a second time
+        for hit in route_profile(ProfileFigures.from_dict(facts.profile), shows_error):
             ev = evidence[hit.entry_id]
             if hit.rules_out:
                 if hit.weight > ev.exclude:

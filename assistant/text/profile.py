@@ -12,6 +12,7 @@ it, in English or Portuguese, so an unrelated percentage is never taken for one.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
@@ -238,6 +239,11 @@ class ProfileFigures:
     def to_dict(self) -> dict[str, float | int]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
+    @classmethod
+    def from_dict(cls, figures: Mapping[str, float | int]) -> ProfileFigures:
+        """Back from `to_dict` (the figures `facts.profile` shows)."""
+        return cls(**figures)  # type: ignore[arg-type]
+
     def __bool__(self) -> bool:
         return bool(self.to_dict())
 
@@ -262,29 +268,25 @@ def _memory_used(text: str) -> float | None:
         return _share(float(total.group(1)) - float(free.group(1)), float(total.group(1)))
     for rx in (_PEAK_OF_CAPACITY, *_MEMORY_USED):
         for m in rx.finditer(text):
-            share = _share(
-                _number(m.group(1)) * _SCALE[m.group(2).upper()],
-                _number(m.group(3)) * _SCALE[m.group(4).upper()],
-            )
+            share = _share(_gib(m, 1), _gib(m, 3))
             if share is not None:
                 return share
     return None
 
 
-def _bytes(m: re.Match[str], first: int) -> float:
-    return _number(m.group(first)) * _SCALE[m.group(first + 1).upper()]
+def _gib(m: re.Match[str], group: int) -> float:
+    """A size matched by `_SIZE` (its number at `group`, its unit letter next) in GiB."""
+    return _number(m.group(group)) * _SCALE[m.group(group + 1).upper()]
 
 
 def _padding_expansion(text: str) -> float | None:
     ratios = [float(m.group(1)) for m in _EXPANSION.finditer(text)]
-    for m in _PADDED_THEN_UNPADDED.finditer(text):
-        padded, unpadded = _bytes(m, 1), _bytes(m, 3)
-        if unpadded > 0:
-            ratios.append(padded / unpadded)
-    for m in _UNPADDED_THEN_PADDED.finditer(text):
-        unpadded, padded = _bytes(m, 1), _bytes(m, 3)
-        if unpadded > 0:
-            ratios.append(padded / unpadded)
+    for rx, padded_first in ((_PADDED_THEN_UNPADDED, True), (_UNPADDED_THEN_PADDED, False)):
+        for m in rx.finditer(text):
+            first, second = _gib(m, 1), _gib(m, 3)
+            padded, unpadded = (first, second) if padded_first else (second, first)
+            if unpadded > 0:
+                ratios.append(padded / unpadded)
     return round(max(ratios), 1) if ratios else None
 
 
