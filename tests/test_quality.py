@@ -102,7 +102,7 @@ def test_written_probes(probes):
 def test_written_long_reports(reports):
     """Long reports as people file them (a title, prose, an environment block, often a log with
     the decisive line among the noise), 144 of them, 36 look-alikes, written in four sets by
-    helpers who never saw the knowledge base (README, "This version: long written reports").
+    helpers who never saw the knowledge base (README, "Previous version: long written reports").
     Held-out, the first two sets were answered 0.852 first by the version before them and the
     last two 0.815 by the version they were scored on; four changes came from their misses. The
     version that read the model's own figures (layer widths, memory in use) answers 0.907 first,
