@@ -481,3 +481,11 @@ def test_layer_widths_said_in_words():
     assert read_profile("an MLP whose hidden layers of 64 units are all ReLU").widest_layer == 64
     assert read_profile("three 32-unit dense layers").widest_layer == 32
     assert read_profile("a dense layer of 10 units on top").widest_layer is None  # one layer
+
+
+def test_flops_utilization_stands_for_the_mxu_figure_under_its_own_name():
+    p = read_profile("op profile: TPU FLOPS utilization: 0.9%, TPU idle time 2%")
+    assert (p.flops_utilization, p.mxu_utilization) == (0.9, None)
+    hits = route(p)
+    assert [h.entry_id for h in hits] == ["low-mxu"]
+    assert hits[0].matched == "FLOPS utilization 0.9%, TPU idle 2%"  # what the report said

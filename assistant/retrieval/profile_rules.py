@@ -85,7 +85,9 @@ def _idle(p: ProfileFigures) -> bool:
 
 
 def _low_mxu(p: ProfileFigures) -> bool:
-    return p.mxu_utilization is not None and p.mxu_utilization < LOW_MXU
+    """A low MXU figure, or a low FLOPS utilization where no MXU figure is given."""
+    mxu = p.mxu_utilization if p.mxu_utilization is not None else p.flops_utilization
+    return mxu is not None and mxu < LOW_MXU
 
 
 def _narrow(p: ProfileFigures) -> bool:
@@ -135,13 +137,21 @@ RULES: tuple[ProfileRule, ...] = (
         "busy-but-low-mxu",
         "low-mxu",
         lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p)),
-        lambda p: _known(mxu_utilization=p.mxu_utilization, tpu_idle=p.tpu_idle),
+        lambda p: _known(
+            mxu_utilization=p.mxu_utilization,
+            flops_utilization=p.flops_utilization,
+            tpu_idle=p.tpu_idle,
+        ),
     ),
     ProfileRule(
         "narrow-layers",
         "small-layers",
         lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p) or _padded(p)),
-        lambda p: _known(widest_layer=p.widest_layer, mxu_utilization=p.mxu_utilization),
+        lambda p: _known(
+            widest_layer=p.widest_layer,
+            mxu_utilization=p.mxu_utilization,
+            flops_utilization=p.flops_utilization,
+        ),
         lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
     ),

@@ -30,7 +30,9 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             + r"\s*(?:utili[sz]ation|usage|util)",
             re.I,
         ),
-        # the op profile's share of the chip's peak compute, where no MXU figure is given
+    ],
+    # the op profile's share of the chip's peak compute: the MXU's figure by another name
+    "flops_utilization": [
         re.compile(r"\bFLOPS?\s+utili[sz]ation" + _NEAR + _NUM, re.I),
     ],
     "tpu_idle": [
@@ -223,6 +225,7 @@ class ProfileFigures:
     """Percentages are 0..100; step time in milliseconds; None where the text does not say."""
 
     mxu_utilization: float | None = None
+    flops_utilization: float | None = None
     tpu_idle: float | None = None
     host_idle: float | None = None
     input_wait: float | None = None
