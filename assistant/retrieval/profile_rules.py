@@ -90,6 +90,11 @@ def _low_mxu(p: ProfileFigures) -> bool:
     return mxu is not None and mxu < LOW_MXU
 
 
+def _compute_use(p: ProfileFigures) -> dict[str, float | None]:
+    """The MXU figure and the FLOPS one, as the report gave them."""
+    return {"mxu_utilization": p.mxu_utilization, "flops_utilization": p.flops_utilization}
+
+
 def _narrow(p: ProfileFigures) -> bool:
     return p.widest_layer is not None and p.widest_layer < NARROW
 
@@ -137,21 +142,13 @@ RULES: tuple[ProfileRule, ...] = (
         "busy-but-low-mxu",
         "low-mxu",
         lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p)),
-        lambda p: _known(
-            mxu_utilization=p.mxu_utilization,
-            flops_utilization=p.flops_utilization,
-            tpu_idle=p.tpu_idle,
-        ),
+        lambda p: _known(**_compute_use(p), tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
         "narrow-layers",
         "small-layers",
         lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p) or _padded(p)),
-        lambda p: _known(
-            widest_layer=p.widest_layer,
-            mxu_utilization=p.mxu_utilization,
-            flops_utilization=p.flops_utilization,
-        ),
+        lambda p: _known(widest_layer=p.widest_layer, **_compute_use(p)),
         lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
     ),
