@@ -195,6 +195,8 @@ class Engine:
                     ev.exclude = hit.weight
                     ev.exclude_hits.append((hit, line))
                 continue
+            if hit.measures:
+                ev.exclude, ev.exclude_hits = 0.0, []
             ev.signature_hits.append((hit, line))
             ev.sig = max(ev.sig, hit.weight)
 

@@ -489,3 +489,19 @@ def test_flops_utilization_stands_for_the_mxu_figure_under_its_own_name():
     hits = route(p)
     assert [h.entry_id for h in hits] == ["low-mxu"]
     assert hits[0].matched == "FLOPS utilization 0.9%, TPU idle 2%"  # what the report said
+
+
+def test_measured_padding_outweighs_the_conv_padding_look_alike(engine):
+    report = (
+        "Audio CNN on a v3-8 uses far more HBM than my estimate\n"
+        'layers.Conv1D(16, 5, padding="same"), layers.Conv1D(16, 5, padding="same")\n'
+        "memory viewer, largest buffers:\n"
+        "  fusion.21   f32[128,4000,16]   Size: 250.0M   Unpadded size: 31.3M\n"
+        "  fusion.24   f32[128,4000,16]   Size: 250.0M   Unpadded size: 31.3M\n"
+    )
+    a = engine.ask(report)
+    assert a.best.id == "tensor-padding" and not a.abstained
+    assert any("8x its unpadded size" in w for w in a.best.why)
+    # without the measurement, the same conv code is a look-alike of the entry's words
+    question = 'Conv1D(16, 5, padding="same") or padding="valid" for my sensor model on TPU?'
+    assert engine.ask(question).best.id != "tensor-padding"

@@ -19,7 +19,8 @@ The guide separates slow-training problems by where the step time goes:
   low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`; a
   measured padding figure (below) explains them, and leaves them to `tensor-padding`;
 - a buffer that padding makes twice its size or more (the memory viewer's padded against unpadded
-  sizes) → `tensor-padding`;
+  sizes) → `tensor-padding`, whose look-alike patterns (a conv layer's `padding="same"`) it
+  outweighs: they guard against words, and this is a measurement;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
   guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
@@ -73,6 +74,10 @@ class ProfileRule:
     # counter-evidence: the figures contradict the entry, whose score is scaled down by the weight
     # (as a matched look-alike pattern's is)
     rules_out: bool = False
+    # a measurement of the entry's own problem: it outweighs the entry's look-alike patterns, which
+    # guard against words that only sound like it (a conv layer's padding="same" beside a buffer
+    # measured at 20x its unpadded size)
+    measures: bool = False
 
 
 def _waits_for_input(p: ProfileFigures) -> bool:
@@ -165,6 +170,7 @@ RULES: tuple[ProfileRule, ...] = (
         _padded,
         lambda p: _known(padding_expansion=p.padding_expansion),
         lambda p: MEASURED,
+        measures=True,
     ),
     ProfileRule(
         "recompiling",
@@ -209,6 +215,7 @@ class ProfileHit:
     captures: dict[str, str]
     figures: dict[str, float] = field(default_factory=dict)  # shown in the answer's language
     rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
+    measures: bool = False  # outweighs look-alike patterns (see ProfileRule.measures)
 
 
 def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:
@@ -233,6 +240,7 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
                     {},
                     named,
                     r.rules_out,
+                    r.measures,
                 )
             )
     return hits
