@@ -505,3 +505,22 @@ def test_measured_padding_outweighs_the_conv_padding_look_alike(engine):
     # without the measurement, the same conv code is a look-alike of the entry's words
     question = 'Conv1D(16, 5, padding="same") or padding="valid" for my sensor model on TPU?'
     assert engine.ask(question).best.id != "tensor-padding"
+
+
+def test_padding_pasted_as_a_table_is_read_in_its_columns_order():
+    size_first = (
+        "Size        Unpadded   Overhead   Shape\n"
+        "93.75 MiB   4.39 MiB   21.3x      f32[64,3000,6]\n"
+        "93.75 MiB   8.79 MiB   10.7x      f32[64,3000,12]\n"
+    )
+    assert read_profile(size_first).padding_expansion == 21.4
+    unpadded_first = (
+        "Op Name        Shape           Unpadded Size   Padded Size   Extra\n"
+        "fusion.118     f32[100,75,6]   175.8 KiB       4.88 MiB      ~28x\n"
+    )
+    assert read_profile(unpadded_first).padding_expansion == 28.4
+    # a sentence that names the columns is not a table
+    assert (
+        read_profile("it shows unpadded and padded sizes\n1.0 MiB 2.0 MiB").padding_expansion
+        is None
+    )

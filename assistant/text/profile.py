@@ -165,7 +165,7 @@ _PEAK_OF_CAPACITY = re.compile(
 _MEMORY_USED_PCT = re.compile(
     r"(?:\bHBM|device memory|TPU memory)\s+(?:usage|use|used|utili[sz]ation)" + _SEP + _NUM, re.I
 )
-_SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1e3}
+_SCALE = {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0}  # the tools print binary units
 
 # How much padding inflates a buffer, as the memory viewer and XLA's out-of-memory report print
 # it: "Size: 246.1M  Unpadded size: 43.8M" (the padded size first, on one line or two), "unpadded
@@ -178,6 +178,14 @@ _UNPADDED_THEN_PADDED = re.compile(
     r"\bunpadded(?:\s+size)?\W{0,3}" + _SIZE + r"\W{1,8}padded(?:\s+size)?\W{0,3}" + _SIZE, re.I
 )
 _EXPANSION = re.compile(r"\((\d+(?:\.\d+)?)x expansion\)", re.I)
+# ... or pasted as a table: a header whose columns name both sizes ("Size  Unpadded  Overhead",
+# "Unpadded Size  Padded Size", "Size (unpadded)  Size (padded)"), then rows of sizes in that order
+_TABLE_UNPADDED = re.compile(r"\bunpadded\b", re.I)
+_TABLE_PADDED = re.compile(r"(?<!un)\bpadded\b|\bsize\b(?<!unpadded size)(?!\s*\(unpadded)", re.I)
+# a header is a short run of column names, not a sentence (normalized text has lost its spacing)
+_SENTENCE_WORDS = frozenset("a and are does for in is it its my shows that the what why".split())
+_SIZE_ANYWHERE = re.compile(r"(\d+(?:[.,]\d+)?)\s*([KMGT])i?B\b")
+TABLE_ROWS = 12
 
 # The width of a layer as a model's code states it: the units of a dense layer (Keras
 # `Dense(64)`, Flax `nn.Dense(64)`, Haiku `hk.Linear(64)`, PyTorch `nn.Linear(40, 64)`) or the
@@ -290,7 +298,41 @@ def _padding_expansion(text: str) -> float | None:
             padded, unpadded = (first, second) if padded_first else (second, first)
             if unpadded > 0:
                 ratios.append(padded / unpadded)
+    ratios += _table_ratios(text)
     return round(max(ratios), 1) if ratios else None
+
+
+def _names_columns(line: str) -> bool:
+    words = line.lower().split()
+    return (
+        3 <= len(words) <= 10
+        and not any(c.isdigit() for c in line)
+        and not _SENTENCE_WORDS.intersection(words)
+    )
+
+
+def _table_ratios(text: str) -> list[float]:
+    """Padded / unpadded sizes from the rows under a header that names both columns."""
+    ratios: list[float] = []
+    lines = text.splitlines()
+    for i, header in enumerate(lines):
+        unpadded = _TABLE_UNPADDED.search(header)
+        if not unpadded or not _names_columns(header):
+            continue
+        padded = _TABLE_PADDED.search(header)
+        if not padded:
+            continue
+        unpadded_first = unpadded.start() < padded.start()
+        for row in lines[i + 1 : i + 1 + TABLE_ROWS]:
+            if not row.strip():
+                break
+            sizes = [_gib(m, 1) for m in _SIZE_ANYWHERE.finditer(row)][:2]
+            if len(sizes) == 2:
+                first, second = sizes
+                pad, unpad = (second, first) if unpadded_first else (first, second)
+                if unpad > 0:
+                    ratios.append(pad / unpad)
+    return ratios
 
 
 def read_profile(text: str) -> ProfileFigures:
