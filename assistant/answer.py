@@ -112,6 +112,11 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
             t(note_lang, "note.outside.numerics", **outside),
             t(lang, "answer.note_outside.numerics", **outside),
         )
+    if outside["kind"] == "data_loading":
+        return (
+            t(note_lang, "note.outside.data_loading", **outside),
+            t(lang, "answer.note_outside.data_loading", **outside),
+        )
     if outside["kind"] == "compiler":
         return (
             t(note_lang, "note.outside.compiler", **outside),

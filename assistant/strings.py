@@ -214,6 +214,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que acabou a RAM da própria máquina (“{text}”), não a memória da TPU, "
         "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.data_loading": (
+        "line {line} says the code that loads the data on the host crashed (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o código que carrega os dados no host quebrou (“{text}”), o que o "
+        "guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.compiler": (
         "line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -895,6 +901,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "NaN ou Inf nos dados de entrada e valores que estouram em bfloat16; "
         "tf.debugging.enable_check_numerics(), jax.config.update('jax_debug_nans', True) ou "
         "torch.autograd.set_detect_anomaly(True) param na primeira operação que gera um.",
+    ),
+    "answer.note_outside.data_loading": (
+        "Line {line} says the code that loads and prepares the data on the host crashed "
+        "(“{text}”): a tokenizer, an image decoder or a loader worker, not the TPU, which the "
+        "guide I answer from does not cover. Run the loader alone over the dataset, without the "
+        "TPU, to find the item or the worker that fails. A fast tokenizer shared by threads or "
+        "forked workers (“Already borrowed”, a panic): give each worker its own tokenizer, or set "
+        "TOKENIZERS_PARALLELISM=false. A truncated or unreadable image: skip or re-encode the "
+        "file. A worker killed by a Bus error: raise the container's shared memory (docker "
+        "--shm-size) or use fewer workers.",
+        "A linha {line} diz que o código que carrega e prepara os dados no host quebrou "
+        "(“{text}”): um tokenizador, um decodificador de imagens ou um worker do carregador, não a "
+        "TPU, o que o guia em que me baseio não cobre. Rode o carregador sozinho sobre o dataset, "
+        "sem a TPU, para achar o item ou o worker que falha. Um tokenizador rápido compartilhado "
+        "entre threads ou workers (“Already borrowed”, um panic): dê a cada worker o seu próprio "
+        "tokenizador, ou defina TOKENIZERS_PARALLELISM=false. Uma imagem truncada ou ilegível: "
+        "pule ou recodifique o arquivo. Um worker morto por Bus error: aumente a memória "
+        "compartilhada do contêiner (docker --shm-size) ou use menos workers.",
     ),
     "answer.note_outside.compiler": (
         "Line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the guide "

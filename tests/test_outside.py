@@ -55,6 +55,15 @@ STORAGE = [
     "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme '[local]' not "
     "implemented (file: './data/train-00000.tfrecord')",
 ]
+DATA_LOADING = [
+    "RuntimeError: Already borrowed",
+    "pyo3_runtime.PanicException: assertion failed: stride < max_len",
+    "OSError: image file is truncated (7 bytes not processed)",
+    "PIL.UnidentifiedImageError: cannot identify image file '/data/train/00412.jpg'",
+    "RuntimeError: DataLoader worker (pid 28391) is killed by signal: Bus error. It is possible "
+    "that dataloader's workers are out of shared memory.",
+    "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
+]
 HOST_MEMORY = [
     "terminate called after throwing an instance of 'std::bad_alloc'",
     "  what():  std::bad_alloc",
@@ -131,6 +140,7 @@ def _outside(text: str):
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
         *[("host_memory", x) for x in HOST_MEMORY],
+        *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
     ],
 )
@@ -211,6 +221,18 @@ Nothing else runs on the VM.
 """
 
 
+DATA_LOADING_REPORT = """Fine-tuning stops after a few thousand steps on the v4-8
+
+torch_xla 2.4, a DistilBERT classifier, xmp.spawn with 4 processes, DataLoader with 4 workers
+that tokenize each batch with the fast tokenizer created at import time.
+Traceback (most recent call last):
+  File "/home/ana/train.py", line 88, in collate
+    enc = tokenizer(texts, padding="max_length", truncation=True, max_length=128)
+RuntimeError: Already borrowed
+The TPU itself was busy and fine up to that point.
+"""
+
+
 # a launcher that wraps the capacity failure in UnavailableError: not a connection problem
 WRAPPED_CAPACITY_REPORT = """sky launch fails for a v4-8
 
@@ -267,6 +289,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
+        (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
     ],
 )

@@ -3,9 +3,10 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
 (`storage`), that the loss or a tensor became NaN or infinite (`numerics`), or that the machine's
-own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the kernel's OOM killer),
-which is not the TPU's HBM, or that the compiler failed and calls it a bug of its own (`compiler`:
-"Please file a bug against XLA").
+own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM killer),
+which is not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a
+tokenizer, an image decoder, a DataLoader worker), or that the compiler failed and calls it a bug
+of its own (`compiler`: "Please file a bug against XLA").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -101,6 +102,21 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
             r"(?<!from )(?<![.'\"])\b(?:nan|inf|infinite|infinity|infinito)\b|"
             r"\bNaN (?:loss|gradients?)\b",
+            re.I,
+        ),
+    ),
+    (
+        # the code that loads and prepares the data on the host crashed: a tokenizer used from
+        # several threads or processes at once (Hugging Face's "Already borrowed", a Rust panic),
+        # an image that does not decode, a DataLoader worker killed by the OS (a Bus error when
+        # the container's shared memory is too small). Not the TPU's problem, and not the input
+        # pipeline's speed (input-bottleneck)
+        "data_loading",
+        re.compile(
+            r"\bRuntimeError: Already borrowed\b|\b(?:pyo3_runtime\.)?PanicException\b|"
+            r"\bimage file is truncated\b|\bUnidentifiedImageError\b|"
+            r"\bDataLoader worker \(pid(?:\(s\)|s)?\s[^)]{0,40}\) "
+            r"(?:is killed by signal|exited unexpectedly)",
             re.I,
         ),
     ),
