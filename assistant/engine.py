@@ -178,6 +178,11 @@ class Engine:
         """Supporting evidence from pasted profile figures (see retrieval/profile_rules.py)."""
         if not facts.profile:
             return
+        shows_error = bool(facts.exceptions or facts.status_codes)
+        # the figures the parser read (and `facts` shows), not read a second time
+        hits = route_profile(ProfileFigures.from_dict(facts.profile), shows_error)
+        if not hits:
+            return  # figures that route nowhere (an OOM report's unpadded sizes): no line to find
         line = next(
             (
                 norm.line_numbers[i]
@@ -186,9 +191,7 @@ class Engine:
             ),
             norm.line_numbers[0],
         )
-        shows_error = bool(facts.exceptions or facts.status_codes)
-        # the figures the parser read (and `facts` shows), not read a second time
-        for hit in route_profile(ProfileFigures.from_dict(facts.profile), shows_error):
+        for hit in hits:
             ev = evidence[hit.entry_id]
             if hit.rules_out:
                 if hit.weight > ev.exclude:

@@ -231,16 +231,16 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
             named = r.figures(figures)
             hits.append(
                 ProfileHit(
-                    r.entry_id,
-                    f"profile:{r.id}",
-                    r.weight(figures),
-                    0,
-                    "",
-                    describe(named, "en"),
-                    {},
-                    named,
-                    r.rules_out,
-                    r.measures,
+                    entry_id=r.entry_id,
+                    signature_id=f"profile:{r.id}",
+                    weight=r.weight(figures),
+                    line_no=0,
+                    line="",
+                    matched=describe(named, "en"),
+                    captures={},
+                    figures=named,
+                    rules_out=r.rules_out,
+                    measures=r.measures,
                 )
             )
     return hits
