@@ -13,6 +13,7 @@ from .report import looks_like_output
 
 MAX_CODE_CHARS = 2_000_000
 _CODE_LINE = re.compile(r"^\s*(import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+)")
+_CODE_START = re.compile(r"^\s*(?:#|@|import\s|from\s|def\s|class\s|[\w.]+\s*(?:=|\())")
 _NOT_CODE = ("Traceback (most recent call last)", "\nTraceback ")
 
 
@@ -26,13 +27,27 @@ def looks_like_code(text: str) -> bool:
     tree = _parse(text)
     if tree is None:  # code that does not parse still opens with imports and defs
         head = s[:20_000].splitlines()[:200]
-        return sum(1 for line in head if _CODE_LINE.match(line)) >= 2
+        return _opens_as_code(head) and sum(1 for line in head if _CODE_LINE.match(line)) >= 2
     body = tree.body
     if len(body) < 2 and not any(isinstance(b, (ast.FunctionDef, ast.ClassDef)) for b in body):
         return False
     return any(
         isinstance(b, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.With))
         for b in body
+    )
+
+
+def _opens_as_code(lines: list[str]) -> bool:
+    """A file, not a report quoting one: its first line is code (an issue opens with a title and
+    prose), and no Markdown fence sits inside it (a report fences the code it quotes; a pasted
+    snippet may be wrapped in one fence, which is allowed)."""
+    if lines and lines[0].lstrip().startswith("```"):
+        lines = lines[1:]
+    if lines and lines[-1].strip() == "```":
+        lines = lines[:-1]
+    first = next((line for line in lines if line.strip()), "")
+    return bool(_CODE_START.match(first)) and not any(
+        line.lstrip().startswith("```") for line in lines
     )
 
 

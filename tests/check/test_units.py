@@ -120,6 +120,15 @@ def test_a_file_that_cannot_be_read_is_a_finding(tmp_path):
         ("def f(x):\n    return x\n", "code"),
         ("  import jax\n  x = 1\n", "code"),  # pasted with its indentation
         ("import torch\nimport torch_xla\ndef broken(:\n", "code"),  # reported as TPU001
+        ("```python\nimport jax\nfrom jax import jit\ndef f(:\n```", "code"),  # one fence
+        # an issue quoting its code in a fence, then its error: a report to search, not a file
+        (
+            "take_along_axis needs a lot of TPU memory\n\nRunning\n\n```python\n"
+            "from jax import numpy as jnp, jit\n\n@jit\ndef t(x):\n    return x\n```\n\n"
+            "on TPU results in\n\n```\nRuntimeError: Resource exhausted: Ran out of memory in "
+            "memory space hbm.\n```",
+            "query",
+        ),
         ("ResourceExhaustedError: Ran out of memory in memory space hbm", "query"),
         ("model.fit(ds, epochs=10)", "query"),
         ("my training is slow on the TPU, why?", "query"),
