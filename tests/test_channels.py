@@ -257,3 +257,19 @@ def test_calibration_rejects_a_stale_file(tmp_path):
     path.write_text(json.dumps(dict(good, extra_key=1)))
     with pytest.raises(ValueError):
         decide.load_params(str(path))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NotFoundError: No registered 'RegexFullMatch' OpKernel for XLA_TPU_JIT devices compatible "
+        "with node {{node pre/RegexFullMatch}}",
+        # retyped by hand, with the device name quoted like the op name
+        "NotFoundError: No registered 'RegexFullMatch' OpKernel for 'XLA_TPU_JIT' devices compatible "
+        "with node {{node pre/RegexFullMatch}}",
+    ],
+)
+def test_a_missing_tpu_kernel_is_caught_with_or_without_quotes(kb, line):
+    hits = [h for h in match_signatures(kb.entries, [line]) if h.entry_id == "op-unavailable"]
+    assert hits and hits[0].weight == 1.0
+    assert {k: v for h in hits for k, v in h.captures.items()}["op_name"] == "RegexFullMatch"
