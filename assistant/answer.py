@@ -143,7 +143,13 @@ def own_refusal(facts: Facts, lang: str, note_lang: str = "en") -> tuple[str, st
 
 
 # Notes the engine makes from the catalogue with no values (see `Engine.decide`).
-_PLAIN_NOTES = ("note.truncated", "note.empty", "note.no_match", "note.signatures_only")
+_PLAIN_NOTES = (
+    "note.truncated",
+    "note.empty",
+    "note.no_match",
+    "note.signatures_only",
+    "note.lookalike_error",
+)
 
 
 def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) -> list[str]:

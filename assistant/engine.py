@@ -307,6 +307,8 @@ class Engine:
         own = own_refusal(facts, lang) if ranked.abstained else None
         if own:
             notes.append(own[0])
+        elif ranked.abstained and decide.lookalike_error(r.evidence):
+            notes.append(t("en", "note.lookalike_error"))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

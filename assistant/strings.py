@@ -232,6 +232,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um problema numérico (“{text}”), que o guia de solução de problemas "
         "por trás do tpu-assist não cobre",
     ),
+    "note.lookalike_error": (
+        "the report's error is a known look-alike of an entry's error message (a pattern that "
+        "entry lists as another problem), and no other entry's error message is in it",
+        "o erro do relato é um caso parecido conhecido da mensagem de erro de uma entrada (um "
+        "padrão que essa entrada aponta como outro problema), e nenhuma outra mensagem de erro "
+        "de entrada aparece nele",
+    ),
     "note.signatures_only": (
         "answered from error signatures alone (the embedding model was not needed)",
         "respondido só pelas assinaturas de erro (o modelo de embeddings não foi necessário)",

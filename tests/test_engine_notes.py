@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from assistant.answer import abstention_note
+from assistant.answer import abstention_note, shown_notes
 from assistant.engine import Retrieval
 from assistant.text.normalize import normalize
 from assistant.text.parse import parse
@@ -114,3 +114,39 @@ def test_slowness_with_figures_or_a_detail_is_read(fast_engine, text):
 def test_one_symptom_word_and_the_input_is_read(fast_engine):
     answer = fast_engine.ask("jax on tpu runs out of memory")
     assert not answer.facts.vague and VAGUE not in answer.notes
+
+
+LOOKALIKE = (
+    "the report's error is a known look-alike of an entry's error message (a pattern that entry "
+    "lists as another problem), and no other entry's error message is in it"
+)
+# an on-chip scratch-memory overflow: the HBM entry's signature matches the line, and so does its
+# look-alike pattern for vmem
+VMEM = (
+    "Ran a Pallas attention kernel with a bigger block size on a v5e and compilation now fails:\n"
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
+    "Ran out of memory in memory space vmem. Used 41.20M of 16.00M vmem. Exceeded vmem capacity "
+    "by 25.20M.\nSmaller blocks compile. Why?"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_an_error_caught_as_a_look_alike_is_refused_and_says_why(engine, lang):
+    r = engine.retrieve(VMEM)
+    hbm = r.evidence["hbm-oom"]
+    assert hbm.sig > 0 and hbm.exclude >= 0.8  # its message matched, and so did its look-alike
+    a = engine.decide(r, lang=lang)
+    assert a.abstained and a.notes == [LOOKALIKE]  # `ask --json` notes stay English
+    shown = shown_notes(a.notes, a.facts, lang, None)
+    assert shown == [LOOKALIKE] if lang == "en" else shown[0].startswith("o erro do relato")
+
+
+def test_a_look_alike_pattern_beside_a_standing_signature_is_answered(engine):
+    # the same look-alike line, but the report's real error is a missing TPU kernel
+    text = VMEM + (
+        "\nNotFoundError: No registered 'RegexFullMatch' OpKernel for XLA_TPU_JIT devices "
+        "compatible with node {{node pre/RegexFullMatch}}"
+    )
+    a = engine.decide(engine.retrieve(text))
+    assert not a.abstained and a.results[0].id == "op-unavailable"
+    assert LOOKALIKE not in a.notes
