@@ -167,6 +167,9 @@ def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) 
     if own and own_shown:
         shown[own[0]] = own_shown[0]
         restated.append(own[0])
+    lookalike = t("en", "note.lookalike_error")
+    if lookalike in notes:
+        restated.append(lookalike)
     said = set(restated) if refusal else set()
     return [shown.get(note, note) for note in notes if note not in said]
 
@@ -189,6 +192,18 @@ def context_hint(facts: Facts, lang: str) -> str | None:
     if gate == "service":
         return t(lang, "answer.hint_service", what=", ".join(facts.context.get("service", [])))
     return None
+
+
+def refusal_note(answer: Answer, lang: str) -> str | None:
+    """What to tell the person when the assistant abstained for a reason of its own: those of the
+    facts (`abstention_note`), or an error the engine caught as a known look-alike of an entry
+    (`decide.lookalike_error`, said by the answer's notes). None when none applies."""
+    if not answer.abstained:
+        return None
+    note = abstention_note(answer.facts, lang)
+    if note is None and t("en", "note.lookalike_error") in answer.notes:
+        note = t(lang, "answer.note_lookalike")
+    return note
 
 
 def abstention_note(facts: Facts, lang: str) -> str | None:

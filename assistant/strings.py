@@ -827,6 +827,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "infeed), ou conte mais: o lote por núcleo, o modelo, como os dados são lidos, se todo "
         "passo demora ou só alguns. Ou escolha na lista a causa mais próxima e siga o roteiro.",
     ),
+    "answer.note_lookalike": (
+        "The error in your report matches a known look-alike of one entry: a message that "
+        "resembles that entry's own error but whose cause lies elsewhere (a vmem overflow beside "
+        "an HBM one, a GPU's out-of-memory), and no other entry's error is in it. It is likely a "
+        "problem the guide behind tpu-assist does not cover; the entries above only share words "
+        "with it.",
+        "O erro do seu relato corresponde a um caso parecido conhecido de uma entrada: uma "
+        "mensagem que lembra o erro dessa entrada mas cuja causa está em outro lugar (um estouro "
+        "de vmem ao lado de um de HBM, falta de memória numa GPU), e nenhum erro de outra entrada "
+        "aparece nele. Provavelmente é um problema que o guia por trás do tpu-assist não cobre; "
+        "as entradas acima só compartilham palavras com ele.",
+    ),
     "answer.note_vague": (
         "That tells me the setup, not what goes wrong. Paste the error message or the last lines "
         "of the log, or describe what happens: it hangs, runs out of memory, is slow, gives other "

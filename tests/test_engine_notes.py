@@ -7,8 +7,9 @@ import dataclasses
 
 import pytest
 
-from assistant.answer import abstention_note, shown_notes
+from assistant.answer import abstention_note, refusal_note, shown_notes
 from assistant.engine import Retrieval
+from assistant.strings import t
 from assistant.text.normalize import normalize
 from assistant.text.parse import parse
 
@@ -139,6 +140,18 @@ def test_an_error_caught_as_a_look_alike_is_refused_and_says_why(engine, lang):
     assert a.abstained and a.notes == [LOOKALIKE]  # `ask --json` notes stay English
     shown = shown_notes(a.notes, a.facts, lang, None)
     assert shown == [LOOKALIKE] if lang == "en" else shown[0].startswith("o erro do relato")
+    # the refusal says it at length, in the person's language, and the short note is not repeated
+    refusal = refusal_note(a, lang)
+    assert refusal == t(lang, "answer.note_lookalike")
+    assert shown_notes(a.notes, a.facts, lang, refusal) == []
+
+
+def test_the_cli_refusal_of_a_look_alike_error_says_why_without_confidences(engine, kb):
+    from assistant.cli.output import answer_text
+
+    out = answer_text(engine.ask(VMEM), kb)
+    assert t("en", "answer.note_lookalike") in out
+    assert "%" not in out.split(t("en", "answer.none"), 1)[1]  # no confidences after refusing
 
 
 def test_a_look_alike_pattern_beside_a_standing_signature_is_answered(engine):

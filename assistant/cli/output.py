@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, TextIO
 
-from ..answer import abstention_note, context_hint, shown_notes
+from ..answer import context_hint, refusal_note, shown_notes
 from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
@@ -20,7 +20,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     out: list[str] = []
     # Refused for a reason of its own (a problem outside the guide, an unread script): the
     # model's confidences would contradict "no confident match", so the entries come without.
-    refusal = abstention_note(answer.facts, lang) if answer.abstained else None
+    refusal = refusal_note(answer, lang)
     for note in shown_notes(answer.notes, answer.facts, lang, refusal):
         out.append(f"{t(lang, 'cli.cut')}: {note}")
     if answer.abstained:

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Collapsible, Static
 
-from ...answer import abstention_note, context_hint, script_note
+from ...answer import context_hint, refusal_note, script_note
 from ...strings import pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
@@ -112,7 +112,7 @@ class AnswerView(RecomposingView):
         if a.abstained:
             # Refused for a reason of its own (a problem outside the guide, an unread script): the
             # model's confidences would contradict "no confident match": entries come without.
-            note = abstention_note(a.facts, self.lang)
+            note = refusal_note(a, self.lang)
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
             yield from self._candidates(a.results[:MAX_CANDIDATES], start=1, confidence=not note)
