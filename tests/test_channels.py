@@ -19,6 +19,15 @@ HBM_TF = (
 )
 
 
+def entry_hits(kb, line: str, entry_id: str) -> list:
+    """The signature hits of one entry on one line, best first."""
+    return [h for h in match_signatures(kb.entries, [line]) if h.entry_id == entry_id]
+
+
+def captures(hits: list) -> dict[str, str]:
+    return {k: v for h in hits for k, v in h.captures.items()}
+
+
 def test_signature_channel_captures_values(kb):
     hits = match_signatures(kb.entries, ["some noise", HBM_TF])
     assert hits and hits[0].entry_id == "hbm-oom"
@@ -37,8 +46,7 @@ def test_signature_channel_captures_values(kb):
     ],
 )
 def test_the_tpu_runtime_allocation_failure_gives_its_figures(kb, line):
-    hits = [h for h in match_signatures(kb.entries, [line]) if h.entry_id == "hbm-oom"]
-    caps = {k: v for h in hits for k, v in h.captures.items()}
+    caps = captures(entry_hits(kb, line, "hbm-oom"))
     assert caps["hbm_alloc"] == "3.81G" and caps["hbm_free"] == "1.42G"
 
 
@@ -270,6 +278,6 @@ def test_calibration_rejects_a_stale_file(tmp_path):
     ],
 )
 def test_a_missing_tpu_kernel_is_caught_with_or_without_quotes(kb, line):
-    hits = [h for h in match_signatures(kb.entries, [line]) if h.entry_id == "op-unavailable"]
+    hits = entry_hits(kb, line, "op-unavailable")
     assert hits and hits[0].weight == 1.0
-    assert {k: v for h in hits for k, v in h.captures.items()}["op_name"] == "RegexFullMatch"
+    assert captures(hits)["op_name"] == "RegexFullMatch"
