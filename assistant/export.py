@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .answer import Answer, refusal_note
 from .history import Session, Turn, atomic_write_text
 from .redact import placeholder_for, redact_text
 from .render import RenderedStep, fence, steps_markdown
@@ -44,13 +45,20 @@ def _turn_body(turn: Turn, lang: str, r: Redact) -> list[str]:
     out += [f"## {t(lang, 'md.match')}", ""]
     if answer.get("abstained"):
         out.append(t(lang, "answer.none"))
+        # refused for a reason of its own (a problem outside the guide, an error caught as a
+        # look-alike…): the model's confidences would contradict it, so the entries come without,
+        # as in the TUI and the CLI
+        reason = refusal_note(Answer.from_dict(answer), lang)
         if results:
             out += ["", f"{t(lang, 'md.nearest')}:"]
             out += [
-                f"- {r(res.get('title', ''))} (`{res.get('id')}`, {confidence} "
-                f"{float(res.get('confidence', 0)):.0%})"
+                f"- {r(res.get('title', ''))} (`{res.get('id')}`"
+                + ("" if reason else f", {confidence} {float(res.get('confidence', 0)):.0%}")
+                + ")"
                 for res in results[:3]
             ]
+        if reason:
+            out += ["", r(reason)]
         out.append("")
     elif results:
         best = results[0]

@@ -163,3 +163,17 @@ def test_a_look_alike_pattern_beside_a_standing_signature_is_answered(engine):
     a = engine.decide(engine.retrieve(text))
     assert not a.abstained and a.results[0].id == "op-unavailable"
     assert LOOKALIKE not in a.notes
+
+
+def test_the_export_of_a_look_alike_refusal_gives_the_reason_not_confidences(engine):
+    from assistant import history
+    from assistant.export import session_markdown
+    from assistant.history import Turn
+
+    for lang in ("en", "pt"):
+        s = history.new_session(lang)
+        s.turns.append(Turn(query=VMEM, answer=engine.ask(VMEM, lang=lang).to_dict()))
+        md = session_markdown(s, lang)
+        match = md.split(t(lang, "answer.none"), 1)[1]
+        assert t(lang, "answer.note_lookalike") in match
+        assert "%" not in match.split("\n\n", 2)[1]  # the nearest entries, without confidences
