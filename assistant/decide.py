@@ -195,6 +195,8 @@ class Ranked:
     abstained: bool
     # runner-ups placed as the settled answer's neighbours in the knowledge base (`runner_ups`)
     neighbours: frozenset[str] = frozenset()
+    # refused because the report's error is a known look-alike (`lookalike_error`)
+    lookalike: bool = False
 
 
 def settled(scored: Scored) -> bool:
@@ -244,14 +246,15 @@ def rank(
     ]
     placed = settled(top)
     neighbours = frozenset(s.entry_id for s in others if placed and _group(s, near) == 1)
+    lookalike = lookalike_error(retrieval.evidence)
     abstain = (
-        should_abstain(top_conf, params, retrieval.used_dense)
+        lookalike
+        or should_abstain(top_conf, params, retrieval.used_dense)
         or unread(retrieval, top)
         or outside_guide(retrieval, top)
         or vague_input(retrieval, top)
-        or lookalike_error(retrieval.evidence)
     )
-    return Ranked(entries, abstain, neighbours)
+    return Ranked(entries, abstain, neighbours, lookalike)
 
 
 def lookalike_error(evidence: dict[str, Evidence]) -> bool:

@@ -307,7 +307,7 @@ class Engine:
         own = own_refusal(facts, lang) if ranked.abstained else None
         if own:
             notes.append(own[0])
-        elif ranked.abstained and decide.lookalike_error(r.evidence):
+        elif ranked.lookalike:
             notes.append(t("en", "note.lookalike_error"))
         results: list[Result] = []
         for s, conf in ranked.entries:

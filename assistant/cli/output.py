@@ -18,8 +18,9 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     lang = answer.lang
     conf = t(lang, "cli.conf")
     out: list[str] = []
-    # Refused for a reason of its own (a problem outside the guide, an unread script): the
-    # model's confidences would contradict "no confident match", so the entries come without.
+    # Refused for a reason of its own (a problem outside the guide, an unread script, a look-alike
+    # error): the model's confidences would contradict "no confident match", so the entries come
+    # without.
     refusal = refusal_note(answer, lang)
     for note in shown_notes(answer.notes, answer.facts, lang, refusal):
         out.append(f"{t(lang, 'cli.cut')}: {note}")

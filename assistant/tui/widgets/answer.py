@@ -110,8 +110,9 @@ class AnswerView(RecomposingView):
             yield Static(t(self.lang, "answer.empty"), classes="abstain")
             return
         if a.abstained:
-            # Refused for a reason of its own (a problem outside the guide, an unread script): the
-            # model's confidences would contradict "no confident match": entries come without.
+            # Refused for a reason of its own (a problem outside the guide, an unread script, a
+            # look-alike error): the model's confidences would contradict "no confident match":
+            # entries come without.
             note = refusal_note(a, self.lang)
             yield Static(t(self.lang, "answer.none"), classes="abstain")
             yield Static(t(self.lang, "answer.nearest"), classes="label")
