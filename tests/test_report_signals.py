@@ -293,6 +293,12 @@ def test_context_gate():
     template = "- Reproducible on XLA backend [CPU/TPU]: Tesla T4 GPU\n- torch version: 2.1"
     assert read_context(template).gate == "device"
     assert read_context("- Reproducible on XLA backend [CPU/TPU]: TPU v3-8").gate is None
+    # TensorFlow's and TF Addons' templates ask about the GPU of every reporter, TPU users too
+    tf_template = "- CUDA/cuDNN version: N/A\n- GPU model and memory: N/A\n"
+    assert read_context(tf_template + "- Is GPU used? (yes/no): TPU used").device == []
+    assert read_context("**GPU model and memory**: Tesla V100 16GB").device == ["v100"]
+    assert read_context("- CUDA/cuDNN version: CUDA 11.2, cuDNN 8").gate == "device"
+    assert read_context("- Is GPU used? (yes/no): yes").gate == "device"
     assert read_context("my model trains slowly").gate is None
     # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]

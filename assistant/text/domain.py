@@ -64,9 +64,18 @@ _XLA_ON_GPU = re.compile(
 )
 # PyTorch/XLA's image registry is named after the TPU but also holds its CUDA images
 _PTXLA_REGISTRY = re.compile(r"gcr\.io/tpu-pytorch/", re.I)
-# Issue templates that name the TPU as an option to fill in, whatever the reporter ran on:
-# PyTorch/XLA's "Reproducible on XLA backend [CPU/TPU]:" (the answer after it stays).
-_TEMPLATE_PROMPT = re.compile(r"Reproducible on XLA backend \[[A-Z/]+\]\s*:", re.I)
+# Issue templates that name a device as a question to fill in, whatever the reporter ran on; the
+# prompt goes, the answer after it stays (so "GPU model and memory: Tesla V100" still names a GPU):
+# - PyTorch/XLA's "Reproducible on XLA backend [CPU/TPU]:";
+# - TensorFlow's "CUDA/cuDNN version:" and "GPU model and memory:", which TPU users leave
+#   blank or answer "N/A";
+# - TF Addons' "Is GPU used? (yes/no):", unless answered yes.
+_TEMPLATE_PROMPT = re.compile(
+    r"Reproducible on XLA backend \[[A-Z/]+\]\s*:|"
+    r"(?:CUDA\s*/\s*cuDNN version|GPU model and memory)\W{0,4}:|"
+    r"Is GPU used\?\s*\(yes\s*/\s*no\)\W{0,4}:(?!\s*yes)",
+    re.I,
+)
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|h100|h200|v100|p100|k80|a10g|t4|"
     r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|"
