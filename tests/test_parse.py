@@ -131,6 +131,11 @@ def test_key_lines_of_a_pasted_json_error_body_are_its_message():
 def test_language_detection():
     assert parse("a memória da TPU acabou durante o treino").lang == "pt"
     assert parse("the TPU ran out of memory during training").lang == "en"
+    # the "e" of a TPU generation or of a learning rate is not Portuguese's "and"
+    rows = "\n".join(f"/dev/vfio/{i}  TPU v6e chip  1  2311" for i in range(4))
+    assert parse(f"TPU Chips\n{rows}").lang == "en"
+    assert parse("slow on v5e: lr 3e-4, warmup 1e3 steps, TPU v6e e v5e").lang == "en"
+    assert parse("a TPU v6e fica parada e o treino não anda").lang == "pt"
 
 
 def test_plain_text_keeps_identifiers():

@@ -168,6 +168,55 @@ def test_device_memory_in_use_is_read_against_its_capacity():
     assert read_profile("batch size is 8 per device").per_core_batch == 8
 
 
+# `tpu-info` on a v6e-4 TPU VM during a run (the layout of the tool's current release)
+TPU_INFO = """TPU Chips
+┏━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━┓
+┃ Chip         ┃ Type         ┃ Devices ┃ PID    ┃
+┡━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━┩
+│ /dev/vfio/0  │ TPU v6e chip │ 1       │ 2311   │
+│ /dev/vfio/1  │ TPU v6e chip │ 1       │ 2311   │
+└──────────────┴──────────────┴─────────┴────────┘
+TPU Runtime Utilization
+┏━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┓
+┃ Chip   ┃ HBM usage            ┃ Duty cycle ┃
+┡━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━┩
+│ 0      │ 2.10 GiB / 31.25 GiB │     21.40% │
+│ 1      │ 2.10 GiB / 31.25 GiB │     20.60% │
+└────────┴──────────────────────┴────────────┘
+TensorCore Utilization
+┏━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ Core ID ┃ TensorCore Utilization ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ 0       │                  6.10% │
+│ 1       │                  5.90% │
+└─────────┴────────────────────────┘
+"""
+
+
+def test_tpu_info_tables_are_read_per_chip():
+    # the duty cycle is the busy share (idle is the rest), the HBM usage a share of capacity;
+    # each the mean over the chips; the TensorCore table and the PIDs are not those figures
+    assert read_profile(TPU_INFO).to_dict() == {"tpu_idle": 79.0, "memory_used": 6.7}
+    # an older release names the column "Memory usage"; a plain-text paste has no rules
+    plain = (
+        "Device  Memory usage          Duty cycle\n0       30.1 GiB / 31.25 GiB  97.5%\n"
+        "TensorCore Utilization\nCore ID  TensorCore Utilization\n0        3.0%\n"
+    )
+    assert read_profile(plain).to_dict() == {"tpu_idle": 2.5, "memory_used": 96.3}
+    # a figure said in words is not overridden by the table
+    assert read_profile("TPU idle time: 40%\n" + TPU_INFO).tpu_idle == 40.0
+    # a table without those columns gives nothing
+    assert not read_profile(TPU_INFO.split("TPU Runtime")[0])
+
+
+def test_a_pasted_tpu_info_is_a_slow_run_not_an_out_of_memory_error(engine):
+    answer = engine.ask(TPU_INFO)
+    assert answer.lang == "en"  # the "e" of "v6e" is not Portuguese
+    assert answer.facts.profile == {"tpu_idle": 79.0, "memory_used": 6.7}
+    top = [r.id for r in answer.results[:2]]
+    assert "hbm-oom" not in top and set(top) <= {"small-batch", "input-bottleneck"}
+
+
 def test_low_memory_use_routes_to_a_small_batch_unless_the_input_waits():
     def routed(text, shows_error=False):
         return sorted(h.entry_id for h in route(read_profile(text), shows_error) if not h.rules_out)

@@ -217,8 +217,12 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     return None
 
 
+# Whole words only: the "e" of "v6e" or of a learning rate "1e-4" is not Portuguese's "and".
+_LANG_WORD = re.compile(r"(?<![\w.-])[a-zà-ú]+(?![\w-])")
+
+
 def detect_lang(text: str) -> str:
-    words = re.findall(r"[a-zà-ú]+", text.lower())
+    words = _LANG_WORD.findall(text.lower())
     if not words:
         return "en"
     pt = sum(1 for w in words if fold(w) in STOP_PT and w not in STOP_EN)

@@ -335,6 +335,58 @@ def _table_ratios(text: str) -> list[float]:
     return ratios
 
 
+# `tpu-info`, the TPU VM's monitoring command, prints one table per metric and one row per chip:
+#   ┃ Chip ┃ HBM usage            ┃ Duty cycle ┃   (older releases: "Memory usage")
+#   │ 0    │ 2.10 GiB / 31.25 GiB │     21.40% │
+# (with or without the column rules). The duty cycle is the share of time the chip was busy, so
+# the TPU's idle time is the rest; the HBM usage is a share of the chip's memory. A figure is the
+# mean over the rows that state it.
+_DUTY_COLUMN = re.compile(r"\bduty[- ]cycle\b", re.I)
+_HBM_COLUMN = re.compile(r"\b(?:HBM|memory)\s+usage\b", re.I)
+_ROW_PERCENT = re.compile(_NUM)
+_ROW_USED_OF = re.compile(_SIZE + r"\s*/\s*" + _SIZE, re.I)
+_TABLE_END = re.compile(r"^\s*[└+]|^\s*$")
+
+
+def _chip_rows(lines: list[str], header: int) -> list[str]:
+    """The rows under the table header at `lines[header]`, up to the table's end: its bottom rule,
+    a blank line, or the first line without a figure after the rows (the next table's title, in
+    a paste without rules); lines without a figure before the rows are rules (━━━╇━━━)."""
+    rows: list[str] = []
+    for row in lines[header + 1 : header + 1 + TABLE_ROWS]:
+        has_figure = any(c.isdigit() for c in row)
+        if _TABLE_END.match(row) or (rows and not has_figure):
+            break
+        if has_figure:
+            rows.append(row)
+    return rows
+
+
+def _chip_tables(text: str) -> dict[str, float]:
+    """`tpu_idle` and `memory_used` from tpu-info's per-chip tables, where the text has them."""
+    duty: list[float] = []
+    used: list[float] = []
+    lines = text.splitlines()
+    for i, header in enumerate(lines):
+        if not _names_columns(header):
+            continue
+        has_duty, has_hbm = _DUTY_COLUMN.search(header), _HBM_COLUMN.search(header)
+        for row in _chip_rows(lines, i) if has_duty or has_hbm else ():
+            percents = _ROW_PERCENT.findall(row)
+            if has_duty and percents and 0.0 <= _number(percents[-1]) <= 100.0:
+                duty.append(_number(percents[-1]))
+            sizes = _ROW_USED_OF.search(row) if has_hbm else None
+            share = _share(_gib(sizes, 1), _gib(sizes, 3)) if sizes else None
+            if share is not None:
+                used.append(share)
+    out = {}
+    if duty:
+        out["tpu_idle"] = round(100.0 - sum(duty) / len(duty), 1)
+    if used:
+        out["memory_used"] = round(sum(used) / len(used), 1)
+    return out
+
+
 def read_profile(text: str) -> ProfileFigures:
     """The overview figures found in `text` (the first mention of each wins)."""
     found: dict[str, float | int] = {}
@@ -367,6 +419,8 @@ def read_profile(text: str) -> ProfileFigures:
     used = _memory_used(text)
     if used is not None:
         found["memory_used"] = used
+    for name, value in _chip_tables(text).items():
+        found.setdefault(name, value)
     if _IDLE_GAPS.search(text):
         found["idle_gaps"] = 1
     expansion = _padding_expansion(text)
