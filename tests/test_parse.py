@@ -134,8 +134,15 @@ def test_language_detection():
     # the "e" of a TPU generation or of a learning rate is not Portuguese's "and"
     rows = "\n".join(f"/dev/vfio/{i}  TPU v6e chip  1  2311" for i in range(4))
     assert parse(f"TPU Chips\n{rows}").lang == "en"
-    assert parse("slow on v5e: lr 3e-4, warmup 1e3 steps, TPU v6e e v5e").lang == "en"
+    assert parse("slow on v5e: lr 3e-4, warmup 1e3 steps, same on the v6e").lang == "en"
     assert parse("a TPU v6e fica parada e o treino não anda").lang == "pt"
+    # a Portuguese sentence before the English error it pastes is a Portuguese report
+    pasted = (
+        "rodando no TPU VM e dá 403 ao ler meu bucket:\nAccessDeniedException: 403 "
+        "sa@proj.iam.gserviceaccount.com does not have storage.objects.list access to the bucket."
+    )
+    assert parse(pasted).lang == "pt"
+    assert parse("Slow input, e.g. a Python generator, on the TPU of the cluster").lang == "en"
 
 
 def test_plain_text_keeps_identifiers():
