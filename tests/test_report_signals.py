@@ -523,12 +523,15 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
         "each step is 2 ms on the TPU lanes, then nothing on the device until the next one",
         "the trace shows the TPU busy only a sliver of each step",
         "no trace viewer a TPU fica parada entre um step e outro",
+        "in my setup the TPU is idle while the host VM prepares the input, ~2 s per step",
+        "a TPU fica ociosa enquanto a CPU monta o próximo lote",
     ]:
         assert read_profile(text).idle_gaps == 1, text
         assert routed(text) == ["input-bottleneck", "steps-per-execution"], text
     # ... and the input figure still tells the two apart
     assert routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
     assert not read_profile("the gap between GPU and TPU prices")
+    assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
 
 
 def test_layer_widths_said_in_words():

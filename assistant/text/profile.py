@@ -122,10 +122,10 @@ _IDLE_GAPS = re.compile(
     r"\bgaps?\s+(?:of\s+[^\n.]{0,20}\s+)?between\s+(?:[\w`()-]+\s+){0,3}?"
     r"(?:steps?|train_steps?|executions?|iterations?|batches|calls)\b"
     r"|\bnothing\s+(?:at\s+all\s+|running\s+)?on\s+(?:the\s+)?(?:device|TPU)\b"
-    r"|\b(?:TPU|device)\s+(?:is\s+|sits\s+|stays\s+|was\s+)?idle\s+between\b"
+    r"|\b(?:TPU|device)\s+(?:is\s+|sits\s+|stays\s+|was\s+)?idle\s+(?:between|while)\b"
     r"|\bbusy\s+(?:for\s+)?only\s+(?:a\s+(?:sliver|fraction)|~?\d)"
     r"|\bburacos?\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
-    r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+entre\b"
+    r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+(?:entre|enquanto)\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo)",
     re.I,
 )
