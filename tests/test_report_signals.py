@@ -348,6 +348,7 @@ def test_context_gate():
     assert read_context("**GPU model and memory**: Tesla V100 16GB").device == ["v100"]
     assert read_context("- CUDA/cuDNN version: CUDA 11.2, cuDNN 8").gate == "device"
     assert read_context("- Is GPU used? (yes/no): yes").gate == "device"
+    assert read_context("jax on 8x A800 80GB runs out of memory").gate == "device"
     assert read_context("my model trains slowly").gate is None
     # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]
