@@ -213,6 +213,9 @@ def test_a_pasted_tpu_info_is_a_slow_run_not_an_out_of_memory_error(engine):
     answer = engine.ask(TPU_INFO)
     assert answer.lang == "en"  # the "e" of "v6e" is not Portuguese
     assert answer.facts.profile == {"tpu_idle": 79.0, "memory_used": 6.7}
+    # the answer points at the table that holds the figures
+    why = " ".join(answer.results[0].why)
+    assert "(line 10)" in why or "(linha 10)" in why, why
     top = [r.id for r in answer.results[:2]]
     assert "hbm-oom" not in top and set(top) <= {"small-batch", "input-bottleneck"}
 

@@ -438,6 +438,9 @@ def read_profile(text: str) -> ProfileFigures:
 
 
 def names_a_figure(line: str) -> bool:
-    """Whether `line` states one of the figures; one layer's width counts here (the line to show
-    in the answer's *why*)."""
+    """Whether `line` states one of the figures; one layer's width counts here, and so does the
+    header of a tpu-info table, whose rows hold the figures (the line to show in the answer's
+    *why*)."""
+    if _names_columns(line) and (_DUTY_COLUMN.search(line) or _HBM_COLUMN.search(line)):
+        return True
     return bool(read_profile(line)) or any(rx.search(line) for rx in _LAYER_WIDTH)
