@@ -184,6 +184,12 @@ def test_web_addresses_are_searched_by_the_words_of_their_paths():
         "see github tensorflow models official nlp transformer transformer_main.py and "
         "cloud google tpu docs troubleshooting on grpc://10.240.1.2:8470"
     )
+    # a screenshot's address names no problem: its ids and hashes are not words
+    shot = "![error](https://user-images.githubusercontent.com/61932757/152167745-4ce0449f-b1afd00d82e7.png)"
+    assert searchable(shot) == "![error](user-images githubusercontent)"
+    assert searchable("https://huggingface.co/bert-base-uncased/resolve/main/config.json") == (
+        "huggingface co bert-base-uncased resolve config.json"
+    )
 
 
 def test_the_views_of_a_report_are_searchable_text():

@@ -345,6 +345,12 @@ _URL_NOISE = frozenset(
 )
 
 
+# A path part that is an id, not a word: a number, a hash or a UUID, maybe with a file extension
+# (a screenshot's `152167745-4ce0449f-6530-41d7-b4c3-b1afd00d82e7.png`, whose fragments "00" and
+# "82" matched memory sizes)
+_ID_PART = re.compile(r"[0-9a-f-]*[0-9][0-9a-f-]*(?:\.[a-z]{2,4})?", re.I)
+
+
 def _url_words(m: re.Match[str]) -> str:
     """A web address as the words of its host and path: `https://github.com/tensorflow/models/
     blob/master/official/nlp/transformer/transformer_main.py` reads `github tensorflow models
@@ -353,7 +359,9 @@ def _url_words(m: re.Match[str]) -> str:
     TensorFlow "master". The host's name stays (dropping it too cost a real report)."""
     host, _, path = re.split(r"[?#]", m.group(1))[0].partition("/")
     parts = host.split(".") + path.split("/")
-    return " ".join(p for p in parts if p and p.lower() not in _URL_NOISE and not p.isdigit())
+    return " ".join(
+        p for p in parts if p and p.lower() not in _URL_NOISE and not _ID_PART.fullmatch(p)
+    )
 
 
 # "OOM" is how most reports say it, and the embedding model reads the abbreviation poorly: a
