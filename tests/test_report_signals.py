@@ -334,6 +334,10 @@ def test_context_gate():
     assert read_context(f"jax on my Colab TPU runtime only sees the CPU\n{fallback}").tpu
     # PyTorch/XLA's words mean a TPU, unless the report runs PyTorch/XLA on a GPU
     assert read_context("import torch_xla.core.xla_model as xm; xm.xla_device()").tpu
+    # ... and so does its metrics report, pasted alone
+    assert read_context("Counter: aten::upsample_nearest2d\n  Value: 88").tpu
+    assert read_context("Metric: CompileTime\n  TotalSamples: 3").tpu
+    assert not read_context("aten::mm took 3 ms on cuda:0 in the PyTorch profiler").tpu
     on_gpu = (
         "GPU_NUM_DEVICES=1 python test_train_mp_mnist.py is slower with torch_xla than with cuda",
         "PJRT_DEVICE=CUDA python train.py; device = xm.xla_device() on my RTX 4090",

@@ -53,7 +53,10 @@ _TPU_NAMES = (
 # runs on a GPU (`_XLA_ON_GPU`): then only the TPU's own names count.
 _PTXLA_VOCABULARY = (
     r"torch_xla|xla_device|xmp\.spawn|xm\.\w+|mpdeviceloader|paralleloader|pt-xla-profiler|"
-    r"torch-xla"
+    r"torch-xla|"
+    # its metrics report (`met.metrics_report()`): an op that fell back to the CPU, the compile
+    # and execute timers
+    r"counter:\s*aten::\w+|metric:\s*(?:compiletime|executetime|transfertoservertime)"
 )
 _TPU_EVIDENCE = re.compile(rf"\b(?:{_TPU_NAMES}|{_PTXLA_VOCABULARY})\b", re.I)
 _TPU_NAMED = re.compile(rf"\b(?:{_TPU_NAMES})\b", re.I)
