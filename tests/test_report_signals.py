@@ -417,6 +417,13 @@ def test_probes_of_absent_backends_are_not_tpu_evidence():
     assert "tpu" in read_context(busy).tpu
     # Other TPU evidence in the same log still counts.
     assert read_context(gpu_box + "\nnow on the v4-8 the step fails too").gate is None
+    # TensorFlow's platform probe (old jaxlib prints it too) on a machine without a TPU
+    probe = (
+        "I external/org_tensorflow/tensorflow/stream_executor/tpu/tpu_platform_interface.cc:74] "
+        "No TPU platform found.\nWARNING:absl:No GPU/TPU found, falling back to CPU."
+    )
+    assert read_context(probe).tpu == []
+    assert read_context(f"on my v3-8 TPU VM jax only sees the CPU:\n{probe}").tpu
     # Today's stacks name the TPU without the word: PyTorch/XLA, identifiers, jax[tpu].
     for text in (
         "MpDeviceLoader is 15x slower than DataLoader",

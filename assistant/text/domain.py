@@ -172,10 +172,15 @@ _ABSENT_BACKEND_PROBE = re.compile(
 
 
 # PyTorch Lightning's start-up summary names every accelerator and says which are absent ("TPU
-# available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one; and
-# JAX warns "No GPU/TPU found, falling back to CPU" on every CPU-only start, a laptop's included.
+# available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one;
+# JAX warns "No GPU/TPU found, falling back to CPU" on every CPU-only start, a laptop's included,
+# and TensorFlow's platform probe logs "No TPU platform found" on every machine without one.
 _ABSENT_TPU_SUMMARY = re.compile(
-    r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?|\bNo GPU/TPU found\b", re.I
+    r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?|\bNo GPU/TPU found\b|"
+    # TensorFlow's and old jaxlib's probe, with the source file that prints it
+    # ("tpu_platform_interface.cc:74] No TPU platform found.")
+    r"(?:[\w/.-]*tpu_platform_interface\.cc:\d+\]\s*)?\bNo TPU platform found\b",
+    re.I,
 )
 
 
