@@ -362,28 +362,40 @@ def _chip_rows(lines: list[str], header: int) -> list[str]:
     return rows
 
 
+def _chip_columns(line: str) -> tuple[bool, bool]:
+    """Whether `line` is a tpu-info table header naming the duty-cycle column, the HBM-usage
+    column."""
+    if not _names_columns(line):
+        return False, False
+    return bool(_DUTY_COLUMN.search(line)), bool(_HBM_COLUMN.search(line))
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
 def _chip_tables(text: str) -> dict[str, float]:
     """`tpu_idle` and `memory_used` from tpu-info's per-chip tables, where the text has them."""
-    duty: list[float] = []
+    busy: list[float] = []
     used: list[float] = []
     lines = text.splitlines()
     for i, header in enumerate(lines):
-        if not _names_columns(header):
+        has_duty, has_hbm = _chip_columns(header)
+        if not (has_duty or has_hbm):
             continue
-        has_duty, has_hbm = _DUTY_COLUMN.search(header), _HBM_COLUMN.search(header)
-        for row in _chip_rows(lines, i) if has_duty or has_hbm else ():
-            percents = _ROW_PERCENT.findall(row)
-            if has_duty and percents and 0.0 <= _number(percents[-1]) <= 100.0:
-                duty.append(_number(percents[-1]))
+        for row in _chip_rows(lines, i):
+            percents = [_number(v) for v in _ROW_PERCENT.findall(row)]
+            if has_duty and percents and 0.0 <= percents[-1] <= 100.0:
+                busy.append(percents[-1])
             sizes = _ROW_USED_OF.search(row) if has_hbm else None
             share = _share(_gib(sizes, 1), _gib(sizes, 3)) if sizes else None
             if share is not None:
                 used.append(share)
     out = {}
-    if duty:
-        out["tpu_idle"] = round(100.0 - sum(duty) / len(duty), 1)
+    if busy:
+        out["tpu_idle"] = round(100.0 - _mean(busy), 1)
     if used:
-        out["memory_used"] = round(sum(used) / len(used), 1)
+        out["memory_used"] = round(_mean(used), 1)
     return out
 
 
@@ -441,6 +453,6 @@ def names_a_figure(line: str) -> bool:
     """Whether `line` states one of the figures; one layer's width counts here, and so does the
     header of a tpu-info table, whose rows hold the figures (the line to show in the answer's
     *why*)."""
-    if _names_columns(line) and (_DUTY_COLUMN.search(line) or _HBM_COLUMN.search(line)):
+    if any(_chip_columns(line)):
         return True
     return bool(read_profile(line)) or any(rx.search(line) for rx in _LAYER_WIDTH)
