@@ -102,6 +102,11 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
             t(note_lang, "note.outside.storage", **outside),
             t(lang, "answer.note_outside.storage", **outside),
         )
+    if outside["kind"] == "storage_access":
+        return (
+            t(note_lang, "note.outside.storage_access", **outside),
+            t(lang, "answer.note_outside.storage_access", **outside),
+        )
     if outside["kind"] == "host_memory":
         return (
             t(note_lang, "note.outside.host_memory", **outside),

@@ -208,6 +208,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um caminho no disco desta máquina passado ao host da TPU "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.storage_access": (
+        "line {line} says Cloud Storage refused the account access (“{text}”), a bucket "
+        "permission the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o Cloud Storage negou acesso à conta (“{text}”), uma permissão "
+        "do bucket que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.host_memory": (
         "line {line} says the machine's own RAM ran out (“{text}”), not the TPU's memory, which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -894,6 +900,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "o próprio host da TPU que lê os dados e grava checkpoints e resumos, e ele não enxerga o "
         "disco desta máquina: coloque-os num bucket do Cloud Storage (gs://BUCKET/...) que a "
         "conta de serviço da TPU possa usar.",
+    ),
+    "answer.note_outside.storage_access": (
+        "Line {line} says Cloud Storage refused the account access to a bucket or an object "
+        "(“{text}”), which the guide I answer from does not cover: it is not the scopes of "
+        "creating a TPU. Find the account in the message (the TPU VM's service account, or on a "
+        "TPU Node the Cloud TPU service agent), then grant it a role on the bucket, such as "
+        "Storage Object Viewer to read or Storage Object User to write: `gcloud storage buckets "
+        "add-iam-policy-binding gs://BUCKET --member=serviceAccount:ACCOUNT "
+        "--role=roles/storage.objectViewer`.",
+        "A linha {line} diz que o Cloud Storage negou à conta o acesso a um bucket ou objeto "
+        "(“{text}”), o que o guia em que me baseio não cobre: não são os escopos da criação da "
+        "TPU. Veja a conta na mensagem (a conta de serviço da VM de TPU, ou num TPU Node o agente "
+        "de serviço do Cloud TPU) e dê a ela um papel no bucket, como Storage Object Viewer para "
+        "ler ou Storage Object User para gravar: `gcloud storage buckets add-iam-policy-binding "
+        "gs://BUCKET --member=serviceAccount:CONTA --role=roles/storage.objectViewer`.",
     ),
     "answer.note_outside.host_memory": (
         "Line {line} says the machine's own RAM ran out (“{text}”): the VM or Colab runtime that "

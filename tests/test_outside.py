@@ -55,6 +55,15 @@ STORAGE = [
     "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme '[local]' not "
     "implemented (file: './data/train-00000.tfrecord')",
 ]
+STORAGE_ACCESS = [
+    "google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/"
+    "imagenet-shards/o?prefix=train: svc-train@lab-4471.iam.gserviceaccount.com does not have "
+    "storage.objects.list access to the Google Cloud Storage bucket.",
+    "tensorflow.python.framework.errors_impl.PermissionDeniedError: Error executing an HTTP "
+    "request: HTTP response code 403 with body 'Permission 'storage.objects.create' denied on "
+    "resource (or it may not exist).'",
+    "AccessDeniedException: 403 Permission storage.buckets.get denied on resource",
+]
 DATA_LOADING = [
     "RuntimeError: Already borrowed",
     "pyo3_runtime.PanicException: assertion failed: stride < max_len",
@@ -102,6 +111,10 @@ NOT_OUTSIDE = [
     "tensorflow.python.framework.errors_impl.UnavailableError: Socket closed",
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Request had insufficient "
     "authentication scopes.",
+    # the TPU API's own permission, not Cloud Storage's
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Permission "
+    "'tpu.nodes.create' denied on 'projects/lab-4471/locations/us-central2-b/nodes/t1'",
+    "how do I give the TPU's service account access to my storage bucket before I start?",
     "ERROR: (gcloud.components.update) You cannot perform this action because the Google Cloud "
     "CLI component manager is disabled for this installation.",
     "I import the dataset with tf.data and both versions of my model train slower on the TPU",
@@ -142,6 +155,7 @@ def _outside(text: str):
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
+        *[("storage_access", x) for x in STORAGE_ACCESS],
     ],
 )
 def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
@@ -199,6 +213,14 @@ STORAGE_REPORT = """TPUEstimator on Colab cannot save its checkpoint
 Training runs on the Colab TPU and then fails when the estimator writes the first checkpoint:
 ERROR:tensorflow:Error recorded from training_loop: File system scheme '[local]' not implemented (file: '/content/model_dir/model.ckpt-0_temp/part-00000-of-00001')
 model_dir is a folder in the notebook's file system.
+"""
+
+
+STORAGE_ACCESS_REPORT = """Checkpoints from my v5e TPU VM never reach the bucket
+
+Training runs fine on the v5litepod-8; at the first save Orbax fails:
+google.api_core.exceptions.Forbidden: 403 POST https://storage.googleapis.com/upload/storage/v1/b/ckpt-runs/o: tpu-trainer@ml-lab-2291.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object.
+The bucket belongs to our data team's project.
 """
 
 
@@ -291,6 +313,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
         (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
+        (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

@@ -2,7 +2,9 @@
 installed, loaded or matched to its runtime (`install`), that the shell has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
-(`storage`), that the loss or a tensor became NaN or infinite (`numerics`), or that the machine's
+(`storage`), that Cloud Storage refused the account access to a bucket or an object
+(`storage_access`: an IAM permission such as storage.objects.get), that the loss or a tensor
+became NaN or infinite (`numerics`), or that the machine's
 own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM killer),
 which is not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a
 tokenizer, an image decoder, a DataLoader worker), or that the compiler failed and calls it a bug
@@ -77,6 +79,17 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         # the TPU's own host does the reading and writing and cannot see this machine's disk
         "storage",
         re.compile(r"\bFile system scheme '\[local\]' not implemented\b", re.I),
+    ),
+    (
+        # Cloud Storage's IAM refused the account a bucket or an object (reading TFRecords,
+        # writing checkpoints): a permission on the bucket, granted in Cloud Storage, not the
+        # auth scopes of creating a TPU (create-403-scopes) nor anything the guide covers
+        "storage_access",
+        re.compile(
+            r"\bdoes not have storage\.(?:objects|buckets)\.\w+ access\b|"
+            r"\bPermission '?storage\.(?:objects|buckets)\.\w+'? denied\b",
+            re.I,
+        ),
     ),
     (
         # the VM's (or Colab's) RAM, not the TPU's HBM: the guide's memory entries are about the
