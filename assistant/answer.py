@@ -51,6 +51,9 @@ class Answer:
     lang: str
     values: dict[str, str] = field(default_factory=dict)  # placeholder values found in the input
     notes: list[str] = field(default_factory=list)
+    # after a refusal, the entry a look-alike pattern set aside (`decide.set_aside`):
+    # {"id", "title", "pattern", "line", "text"}
+    set_aside: dict[str, Any] | None = None
 
     @property
     def best(self) -> Result | None:
@@ -64,6 +67,7 @@ class Answer:
             "lang": self.lang,
             "values": self.values,
             "notes": self.notes,
+            "set_aside": self.set_aside,
         }
 
     @classmethod
@@ -80,7 +84,17 @@ class Answer:
             str(d.get("lang") or "en"),
             {str(k): str(v) for k, v in (d.get("values") or {}).items()},
             [str(n) for n in d.get("notes") or []],
+            _set_aside(d.get("set_aside")),
         )
+
+
+def _set_aside(d: Any) -> dict[str, Any] | None:
+    """A stored `set_aside`, when it has what the refusal note says (older versions wrote
+    none)."""
+    keys = ("id", "title", "pattern", "line", "text")
+    if not isinstance(d, dict) or not all(k in d for k in keys):
+        return None
+    return {k: d[k] for k in keys}
 
 
 def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> tuple[str, str]:
@@ -202,12 +216,15 @@ def context_hint(facts: Facts, lang: str) -> str | None:
 def refusal_note(answer: Answer, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own: those of the
     facts (`abstention_note`), or an error the engine caught as a known look-alike of an entry
-    (`decide.lookalike_error`, said by the answer's notes). None when none applies."""
+    (`decide.lookalike_error`, said by the answer's notes), or an entry one of its look-alike
+    patterns set aside (`Answer.set_aside`). None when none applies."""
     if not answer.abstained:
         return None
     note = abstention_note(answer.facts, lang)
     if note is None and t("en", "note.lookalike_error") in answer.notes:
         note = t(lang, "answer.note_lookalike")
+    if note is None and answer.set_aside:
+        note = t(lang, "answer.note_set_aside", **answer.set_aside)
     return note
 
 

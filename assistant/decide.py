@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import calibration
@@ -197,6 +197,9 @@ class Ranked:
     neighbours: frozenset[str] = frozenset()
     # refused because the report's error is a known look-alike (`lookalike_error`)
     lookalike: bool = False
+    # after a refusal: the entry a look-alike pattern set aside, which would have come first
+    # without it (`set_aside`)
+    set_aside: str | None = None
 
 
 def settled(scored: Scored) -> bool:
@@ -254,7 +257,8 @@ def rank(
         or outside_guide(retrieval, top)
         or vague_input(retrieval, top)
     )
-    return Ranked(entries, abstain, neighbours, lookalike)
+    aside = set_aside(retrieval.evidence, params) if abstain and not lookalike else None
+    return Ranked(entries, abstain, neighbours, lookalike, aside)
 
 
 def lookalike_error(evidence: dict[str, Evidence]) -> bool:
@@ -274,6 +278,26 @@ def lookalike_error(evidence: dict[str, Evidence]) -> bool:
         else:
             standing = True
     return caught and not standing
+
+
+# The lightest look-alike pattern (`excludes`) worth naming after a refusal: the knowledge base's
+# own look-alike patterns weigh 0.6 to 0.9.
+SET_ASIDE = 0.6
+
+
+def set_aside(evidence: dict[str, Evidence], params: Calibration) -> str | None:
+    """The entry one of its look-alike patterns (`excludes`, weight SET_ASIDE or more) pushed down,
+    and that would come first with the pattern lifted: after a refusal, the answer says which
+    entry the report resembles and which of its lines says it is something else (a Python
+    generator behind a "Connection refused" that reads like the TPU connection). None when no
+    pattern changed the top."""
+    for eid, ev in sorted(evidence.items()):
+        if ev.exclude < SET_ASIDE or not ev.exclude_hits:
+            continue
+        ranked = fuse({**evidence, eid: replace(ev, exclude=0.0)}, params)
+        if ranked and ranked[0].entry_id == eid:
+            return eid
+    return None
 
 
 def unread(retrieval: Retrieval, top: Scored) -> bool:

@@ -11,12 +11,13 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import decide, paths, store
 from .answer import Answer, Result, own_refusal
 from .calibration import Calibration
 from .decide import decisive
-from .explain import explain, explain_context
+from .explain import explain, explain_context, explain_set_aside
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
 from .retrieval.chunks import LOOKALIKE
@@ -317,11 +318,21 @@ class Engine:
             notes.append(t("en", "note.signatures_only"))
         elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
             notes.extend(self.embedder.notes)
+        aside = self._set_aside(r, ranked.set_aside, lang) if not own else None
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
                 values.update({k: v for k, v in hit.captures.items() if k not in values})
-        return Answer(ranked.abstained, results, facts, lang, values, notes)
+        return Answer(ranked.abstained, results, facts, lang, values, notes, aside)
+
+    def _set_aside(self, r: Retrieval, entry_id: str | None, lang: str) -> dict[str, Any] | None:
+        """What the refusal says of the entry a look-alike pattern set aside
+        (`decide.set_aside`)."""
+        if entry_id is None:
+            return None
+        le = self.kb.loaded(entry_id)
+        title = le.entry.title.get(lang) if le else entry_id
+        return explain_set_aside(entry_id, title, r.evidence[entry_id])
 
     def _related(self, entry_id: str) -> list[str]:
         """The entries the knowledge base names as `entry_id`'s neighbours (`related`)."""

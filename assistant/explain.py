@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Any
 
 from .retrieval.fusion import Evidence
 from .retrieval.profile_rules import ProfileHit, describe
@@ -75,6 +76,20 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     if ev.lookalike_chunk and ev.lookalike > ev.dense and ev.sig < STRONG_SIGNATURE:
         why.append(t(lang, "why.lookalike", text=_clip(ev.lookalike_chunk, 100), cos=ev.lookalike))
     return why
+
+
+def explain_set_aside(entry_id: str, title: str, ev: Evidence) -> dict[str, Any]:
+    """What a refusal says of an entry one of its look-alike patterns set aside
+    (`decide.set_aside`): its id and title, the pattern, the input line where its match begins
+    and the matched words on that line (a pattern may span lines)."""
+    hit, line_no = ev.exclude_hits[-1]  # the heaviest pattern comes last
+    return {
+        "id": entry_id,
+        "title": title,
+        "pattern": hit.signature_id,
+        "line": line_no,
+        "text": _clip(" ".join((hit.matched.strip().splitlines() or [""])[0].split()), 80),
+    }
 
 
 def explain_context(context: dict, lang: str) -> list[str]:

@@ -833,6 +833,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "infeed), ou conte mais: o lote por núcleo, o modelo, como os dados são lidos, se todo "
         "passo demora ou só alguns. Ou escolha na lista a causa mais próxima e siga o roteiro.",
     ),
+    "answer.note_set_aside": (
+        "Your report reads like “{title}” [{id}], but line {line} matches a pattern that entry "
+        "lists as a look-alike, a problem with another cause (“{text}”, {pattern}), so it was "
+        "set aside and nothing else fits well enough. Check that line first: the entries above "
+        "only share words with the report.",
+        "O seu relato parece “{title}” [{id}], mas a linha {line} corresponde a um padrão que "
+        "essa entrada aponta como caso parecido, um problema de outra causa (“{text}”, "
+        "{pattern}); por isso ela foi deixada de lado e nada mais se encaixa bem o bastante. "
+        "Confira essa linha primeiro: as entradas acima só têm palavras em comum com o relato.",
+    ),
     "answer.note_lookalike": (
         "The error in your report matches a known look-alike of one entry: a message that "
         "resembles that entry's own error but whose cause lies elsewhere (a vmem overflow beside "

@@ -1,0 +1,70 @@
+"""An entry one of its look-alike patterns (`excludes`) pushed down: after a refusal the answer
+names it, the pattern and the line (`decide.set_aside`, `Answer.set_aside`), in every output."""
+
+from __future__ import annotations
+
+from assistant.answer import Answer, refusal_note
+from assistant.cli.output import answer_text
+from assistant.decide import SET_ASIDE, set_aside
+from assistant.retrieval.fusion import Evidence
+from assistant.retrieval.signatures import SignatureHit
+
+
+def _hit(entry: str, pattern: str, weight: float, matched: str) -> SignatureHit:
+    return SignatureHit(entry, pattern, weight, 0, matched, matched, {})
+
+
+def _excluded(entry: str, weight: float, lex: float) -> Evidence:
+    hit = _hit(entry, "a-look-alike", weight, "first line of the match\nsecond line")
+    return Evidence(lex=lex, dense=0.6, exclude=weight, exclude_hits=[(hit, 4)])
+
+
+def test_the_entry_that_would_have_come_first_without_its_pattern_is_named(engine):
+    params = engine.params
+    evidence = {"a-entry": _excluded("a-entry", 0.7, 0.9), "b-entry": Evidence(lex=0.3, dense=0.4)}
+    assert set_aside(evidence, params) == "a-entry"
+    # a light pattern, or one that changed nothing at the top, is not named
+    light = {**evidence, "a-entry": _excluded("a-entry", SET_ASIDE - 0.1, 0.9)}
+    assert set_aside(light, params) is None
+    behind = {"a-entry": _excluded("a-entry", 0.7, 0.1), "b-entry": Evidence(lex=0.9, dense=0.7)}
+    assert set_aside(behind, params) is None
+    assert set_aside({"b-entry": Evidence(lex=0.3)}, params) is None
+
+
+# Written for this test: a Keras generator on a Colab TPU whose worker cannot call back into the
+# notebook (tpu-connection's look-alike pattern `generator-input-refused`).
+GENERATOR_REPORT = """Colab TPU: fit stops at the first batch with connection refused
+
+Same notebook trains on the GPU runtime. On the TPU runtime:
+train_gen = ImageDataGenerator(rescale=1 / 255).flow_from_directory("data/train", batch_size=64)
+model.fit(train_gen, epochs=12)
+InternalError: Failed to connect to remote host: Connection refused
+"""
+
+
+def test_a_refusal_says_which_entry_a_look_alike_pattern_set_aside(engine, kb):
+    answer = engine.ask(GENERATOR_REPORT)
+    assert answer.abstained
+    aside = answer.set_aside
+    assert aside is not None and aside["id"] == "tpu-connection"
+    assert aside["pattern"] == "generator-input-refused" and aside["line"] >= 1
+    assert "\n" not in aside["text"] and len(aside["text"]) <= 80
+    for lang in ("en", "pt"):
+        note = refusal_note(answer, lang)
+        assert note is not None and "[tpu-connection]" in note and "generator-input-refused" in note
+    text = answer_text(answer, kb)
+    assert "[tpu-connection]" in text.splitlines()[-1]
+    # what the JSON gives, and what history and export read back
+    assert answer.to_dict()["set_aside"] == aside
+    assert Answer.from_dict(answer.to_dict()).set_aside == aside
+
+
+def test_an_answer_and_an_older_record_have_none(engine):
+    answered = engine.ask(
+        "ResourceExhaustedError: Ran out of memory in memory space hbm. Used 17.2G of 15.48G hbm."
+    )
+    assert not answered.abstained and answered.set_aside is None
+    old = answered.to_dict()
+    del old["set_aside"]
+    assert Answer.from_dict(old).set_aside is None
+    assert Answer.from_dict({**old, "set_aside": {"id": "x"}}).set_aside is None
