@@ -7,7 +7,9 @@ confidence(top entry) = sigmoid(bias + Σ coef_f · f) over the features of `fea
 - `margin` — its lead over the runner-up in fused score, and `score` — the fused score itself;
 - `agree` — the share of channels and views (dense and BM25 on the whole input, its title and its
   error lines) that rank it first: the right answer to a long report tends to win several views,
-  a look-alike one;
+  a look-alike one; `closeness` — how near it comes to winning each of them (its evidence as a
+  share of the view's best, averaged): a report between two neighbouring entries has its answer a
+  close second where it does not win, a look-alike trails far on the views it loses;
 - `domain` — how much TPU/ML vocabulary the input uses; `tpu` — whether it shows TPU evidence at
   all (names a TPU, or carries a specific signature of the entry), its absence weighed by the
   input's length (`1 - (1 - evidence) * long`: a one-line question
@@ -70,6 +72,7 @@ FEATURES = (
     "score",
     "long",
     "agree",
+    "closeness",
     "tpu",
     "lookalike",
 )
@@ -97,15 +100,33 @@ def decisive(evidence: dict[str, Evidence]) -> bool:
     return len(strong) == 1 and rivals == strong
 
 
-def agreement(entry_id: str, retrieval: Retrieval, floor: float) -> float:
+ViewScores = dict[str, dict[str, float]]  # entry id -> channel/view -> its ranking feature
+
+
+def view_scores(retrieval: Retrieval, floor: float) -> ViewScores:
+    """Every entry's evidence on each channel and view (`fusion.channel_features`)."""
+    return {eid: channel_features(ev, floor) for eid, ev in retrieval.evidence.items()}
+
+
+def agreement(entry_id: str, feats: ViewScores) -> float:
     """Share of the dense and lexical channels (each view) whose best entry is `entry_id`:
     the right answer to a report tends to win on several views at once, a look-alike on one."""
-    feats = {eid: channel_features(ev, floor) for eid, ev in retrieval.evidence.items()}
     wins = 0
     for ch in AGREE_CHANNELS:
         best = max(feats, key=lambda eid: (feats[eid][ch], eid == entry_id), default=None)
         wins += best == entry_id and feats[entry_id][ch] > 0
     return wins / len(AGREE_CHANNELS)
+
+
+def closeness(entry_id: str, feats: ViewScores) -> float:
+    """Mean over the same channels and views of `entry_id`'s evidence as a share of the best
+    entry's there: 1 when it wins them all, near 1 when it is a close second where it loses (a
+    report between two neighbouring entries), low when it trails far behind on some."""
+    total = 0.0
+    for ch in AGREE_CHANNELS:
+        best = max((f[ch] for f in feats.values()), default=0.0)
+        total += feats[entry_id][ch] / best if best > 0 else 0.0
+    return total / len(AGREE_CHANNELS)
 
 
 def features(
@@ -116,6 +137,7 @@ def features(
     long = min(1.0, math.log10(1 + retrieval.facts.line_count) / 2)
     tpu_seen = tpu_evidence(scored, retrieval.facts.context)
     gated = bool(retrieval.other_accel or retrieval.other_service)
+    views = view_scores(retrieval, params.dense_floor)
     return {
         "sig": keep * ev.sig,
         "lex": keep * ev.lex,
@@ -126,7 +148,8 @@ def features(
         "other_service": retrieval.other_service,
         "score": scored.score,
         "long": long,
-        "agree": agreement(scored.entry_id, retrieval, params.dense_floor),
+        "agree": agreement(scored.entry_id, views),
+        "closeness": closeness(scored.entry_id, views),
         # Missing TPU evidence counts in proportion to length: a one-line question gives no context
         # either way, a 60-line report about a TPU names it. Where the input names another device
         # or service (the context gate), it gives context: the absence counts in full. A specific
