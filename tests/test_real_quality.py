@@ -30,12 +30,12 @@ REAL = Path(
 # pasted errors 0.971 and on described symptoms 0.896; ahead of BM25 alone (0.839) by 0.10 and of
 # dense alone (0.816) by 0.12 at hit@1. Each floor sits about one report under those figures
 # (one report moves hit@1 by 0.011, a described symptom's share by 0.037, a look-alike's 0.029),
-# and out-of-scope abstention's also under the 0.887 that 12 partitions give (it was 0.83 before
-# the Python-generator look-alike of tpu-connection). Until the estimate was
+# and out-of-scope abstention's also under the 0.887 that 12 partitions give (0.83 before the
+# Python-generator look-alike of tpu-connection and `closeness`). Until the estimate was
 # pooled the floors sat under one partition's figures, which other partitions of the same data
 # and code put 0.01-0.03 lower: such a floor failed on which reports shared a fold, not on the
 # change under test.
-FLOORS = {"hit1": 0.93, "hit3": 0.97, "oos_abstention": 0.85, "hit1_ranking": 0.94}
+FLOORS = {"hit1": 0.93, "hit3": 0.97, "oos_abstention": 0.87, "hit1_ranking": 0.94}
 KIND_FLOORS = {"error": 0.94, "symptom": 0.85}
 CEILINGS = {"false_abstention": 0.03}
 BASELINE_LEAD = 0.08  # cross-validated hit@1 over each single channel's, a little under 0.10
