@@ -83,12 +83,13 @@ def explain_set_aside(entry_id: str, title: str, ev: Evidence) -> dict[str, Any]
     (`decide.set_aside`): its id and title, the pattern, the input line where its match begins
     and the matched words on that line (a pattern may span lines)."""
     hit, line_no = ev.exclude_hits[-1]  # the heaviest pattern comes last
+    first_line = hit.matched.strip().split("\n", 1)[0]
     return {
         "id": entry_id,
         "title": title,
         "pattern": hit.signature_id,
         "line": line_no,
-        "text": _clip(" ".join((hit.matched.strip().splitlines() or [""])[0].split()), 80),
+        "text": _clip(" ".join(first_line.split()), 80),
     }
 
 

@@ -494,6 +494,19 @@ def load_data(engine: Engine, real: Path | None) -> Data:
     )
 
 
+def _ridge_arg(value: str) -> float | None:
+    """`--ridge`: a penalty above 0, or "auto" (None: chosen by inner cross-validation)."""
+    if value == "auto":
+        return None
+    try:
+        ridge = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number or 'auto', not {value!r}") from None
+    if ridge <= 0:
+        raise argparse.ArgumentTypeError("must be above 0")
+    return ridge
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="write assistant/calibration.json")
@@ -518,18 +531,14 @@ def main() -> int:
     )
     ap.add_argument(
         "--ridge",
-        default=str(RIDGE),
+        type=_ridge_arg,
+        default=RIDGE,
         metavar="L2|auto",
         help=f"the confidence models' L2 penalty (default {RIDGE}); 'auto' chooses it in every fit "
         "by inner cross-validation",
     )
     args = ap.parse_args()
-    try:
-        ridge = None if args.ridge == "auto" else float(args.ridge)
-    except ValueError:
-        ap.error(f"--ridge: a number or 'auto', not {args.ridge!r}")
-    if ridge is not None and ridge <= 0:
-        ap.error("--ridge: must be above 0")
+    ridge = args.ridge
     real = None if args.real == "none" else Path(args.real)
     engine = Engine(user_dirs=[])
     engine.warm_up()
