@@ -25,6 +25,13 @@ INSTALL = [
     "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
     "the torch and torch_xla versions don't match after the upgrade",
     "TypeError: batch() got an unexpected keyword argument 'drop_remainder'",
+    # an op of the framework's own that the TPU host's older binary does not have
+    "Check failed: session_work.first->session()->Run(...) (Not found: Op type not registered "
+    "'XRTCompile' in binary running on n-0b91d2e4-w-0. Make sure the Op and Kernel are registered "
+    "in the binary running in this process.)",
+    "NotFoundError: '_FusedBatchNormEx' is neither a type of a primitive operation nor a name of a "
+    "function registered in binary running on n-77aa0c13-w-0. Make sure the operation or function "
+    "is registered in the binary running in this process.",
 ]
 CAPACITY = [
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
@@ -97,6 +104,13 @@ PROGRAM = [
     "'gcloud' is not recognized as an internal or external command,",
 ]
 NOT_OUTSIDE = [
+    # a library's custom op missing on the TPU worker (op-unavailable's own), and TensorFlow's
+    # TPU init function missing on a TPU Node (tpu-connection's): not a version mismatch
+    "NotFoundError: Op type not registered 'Addons>ImageProjectiveTransformV2' in binary running "
+    "on n-5c1e3f70-w-0. Make sure the Op and Kernel are registered in the binary running in this "
+    "process.",
+    "NotFoundError: '__inference__tpu_init_fn_4' is neither a type of a primitive operation nor a "
+    "name of a function registered in binary running on n-2d8e1b55-w-0.",
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
     # the TPU's (or a GPU's) own memory, not the host's

@@ -29,6 +29,8 @@ import re
 from typing import Any
 
 _FRAMEWORK = r"(?:tensorflow|jax|jaxlib|torch|torch_xla|keras|flax|libtpu)"
+# the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
+_INTERNAL_OP = r"(?:XRT\w+|_[A-Z]\w*)"
 
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -41,6 +43,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bversions? (?:mismatch|do(?:es)?n'?t match|do(?:es)? not match|are incompatible)\b|"
             r"\bmismatched\b[\w ]{0,40}\bversion\b|"
             r"\bincompatible (?:with )?(?:" + _FRAMEWORK + r"|version)\b|"
+            # an op of the framework's own (XRT…, `_EagerConst`…) that the binary on the TPU's
+            # host does not know: the client is a newer release than the TPU's software version.
+            # Not an op of the model without a TPU kernel (op-unavailable: `No registered
+            # OpKernel`), nor a library's custom op (`Addons>…`), nor TensorFlow's
+            # `__inference__tpu_init_fn` (tpu-connection)
+            r"(?:\bOp type not registered '" + _INTERNAL_OP + r"'|'" + _INTERNAL_OP + r"' is "
+            r"neither a type of a primitive operation nor a name of a function registered) in "
+            r"binary running on\b|"
             # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
             r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
             # an argument the installed release does not take yet, or no longer (a script written
