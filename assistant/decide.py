@@ -303,9 +303,9 @@ def lookalike_error(evidence: dict[str, Evidence]) -> bool:
     return caught and not standing
 
 
-# The lightest look-alike pattern (`excludes`) named after a refusal. The knowledge base's weigh
-# 0.5 to 0.95, most 0.7 to 0.9; from 0.6 up, the 37 refusals that name one over every labelled set
-# (real, dev, blind, written) are all look-alikes.
+# The lightest look-alike pattern (`excludes`) named after a refusal. The knowledge base's
+# patterns weigh 0.5 to 0.95, most 0.7 to 0.9; from 0.6 up, the 37 refusals that name one over
+# every labelled set (real, dev, blind, written) are all look-alikes.
 SET_ASIDE = 0.6
 
 

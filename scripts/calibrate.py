@@ -538,7 +538,6 @@ def main() -> int:
         "by inner cross-validation",
     )
     args = ap.parse_args()
-    ridge = args.ridge
     real = None if args.real == "none" else Path(args.real)
     engine = Engine(user_dirs=[])
     engine.warm_up()
@@ -549,7 +548,7 @@ def main() -> int:
         f"{len(data.nms)} near misses ({n_real} of them real reports)"
     )
     ids = engine.index().entry_ids
-    result = fit(data, ids, ridge=ridge)
+    result = fit(data, ids, ridge=args.ridge)
     n_fix = len(data.source) - n_real
     record: dict = {
         "fitted_on": (
@@ -560,7 +559,7 @@ def main() -> int:
     }
     if args.cv:
         record["cross_validation"] = cross_validate(
-            data, ids, args.cv, engine.kb, max(1, args.repeats), ridge
+            data, ids, args.cv, engine.kb, max(1, args.repeats), args.ridge
         )
         print(
             f"{args.cv}-fold cross-validation over {max(1, args.repeats)} partitions, pooled "
