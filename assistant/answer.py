@@ -141,6 +141,11 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
             t(note_lang, "note.outside.compiler", **outside),
             t(lang, "answer.note_outside.compiler", **outside),
         )
+    if outside["kind"] == "scratch_memory":
+        return (
+            t(note_lang, "note.outside.scratch_memory", **outside),
+            t(lang, "answer.note_outside.scratch_memory", **outside),
+        )
     return (
         t(note_lang, "note.outside.install", **outside),
         t(lang, "answer.note_outside.install", **outside),

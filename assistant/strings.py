@@ -232,6 +232,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o compilador XLA falhou por um bug dele (“{text}”), o que o guia "
         "de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.scratch_memory": (
+        "line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”), "
+        "not its HBM, which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um kernel esgotou a memória de rascunho no chip do núcleo da TPU "
+        "(“{text}”), não a HBM, o que o guia de solução de problemas por trás do tpu-assist não "
+        "cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -981,6 +988,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "da TPU (jax[tpu], torch_xla, ou o TensorFlow e a versão de software da TPU); se continuar "
         "falhando, reporte ao framework com o log completo e, enquanto isso, mude a camada ou os "
         "formatos em que o compilador falha (divida a operação, outro tamanho de camada).",
+    ),
+    "answer.note_outside.scratch_memory": (
+        "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "
+        "VMEM or SMEM, a few MiB per core, not the HBM that holds the model and the batch. The "
+        "guide I answer from does not cover it, and a smaller batch rarely helps. If the kernel is "
+        "a Pallas one (flash or splash attention, a kernel of yours), give it smaller blocks "
+        "(block_q, block_k…); if it is a fusion XLA made, try the newest release of the framework "
+        "and its TPU runtime, and report it with the full log if it still fails.",
+        "A linha {line} diz que um kernel esgotou a memória de rascunho no chip do núcleo da TPU "
+        "(“{text}”): VMEM ou SMEM, poucos MiB por núcleo, não a HBM que guarda o modelo e o lote. "
+        "O guia em que me baseio não cobre isso, e um lote menor raramente resolve. Se o kernel é "
+        "do Pallas (flash ou splash attention, um kernel seu), use blocos menores (block_q, "
+        "block_k…); se é uma fusão que o XLA criou, experimente a versão mais recente do framework "
+        "e do runtime da TPU e, se continuar falhando, reporte com o log completo.",
     ),
     "answer.note_cut": (
         "Your input was long: it was searched by its key lines.",

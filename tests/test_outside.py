@@ -32,6 +32,9 @@ INSTALL = [
     "NotFoundError: '_FusedBatchNormEx' is neither a type of a primitive operation nor a name of a "
     "function registered in binary running on n-77aa0c13-w-0. Make sure the operation or function "
     "is registered in the binary running in this process.",
+    # TensorFlow loading a libtpu built for another release (logged as FATAL, prefix stripped)
+    "2024-05-14 09:12:44.512301: F ./tensorflow/core/tpu/tpu_library_init_fns.inc:104] "
+    "TpuCompile_CreateCompilationCacheKey not available in this library.",
 ]
 CAPACITY = [
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
@@ -97,6 +100,15 @@ COMPILER = [
     "Please file a bug against XLA.",
     "It should not be possible to run out of vmem - please file a bug against XLA.",
 ]
+SCRATCH_MEMORY = [
+    "jax.errors.JaxRuntimeError: INTERNAL: Mosaic failed to compile TPU kernel: Ran out of memory "
+    "in memory space vmem while allocating on stack for %splash_attention_kernel",
+    "XlaRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem while allocating "
+    "on stack for %fusion.77. Scoped allocation with size 24.00M and limit 16.00M exceeded scoped "
+    "vmem limit by 8.00M.",
+    "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran "
+    "out of memory in memory space smem. Used 1.02M of 1.00M smem. Exceeded smem capacity by 0.02M.",
+]
 PROGRAM = [
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
     "bash: gcloud: command not found",
@@ -113,6 +125,8 @@ NOT_OUTSIDE = [
     "name of a function registered in binary running on n-2d8e1b55-w-0.",
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
+    # a library function that is not there is not a libtpu built for another release
+    "AttributeError: cuDNN RNN is not available in this build",
     # the TPU's (or a GPU's) own memory, not the host's
     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: "
     "Attempting to allocate 2.00G. That was not possible. There are 1.12G free.",
@@ -169,6 +183,7 @@ def _outside(text: str):
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
+        *[("scratch_memory", x) for x in SCRATCH_MEMORY],
         *[("storage_access", x) for x in STORAGE_ACCESS],
     ],
 )
@@ -243,6 +258,14 @@ COMPILER_REPORT = """Keras model does not compile on the Colab TPU
 A 30M-parameter model built from a pretrained backbone, three pooling heads concatenated:
 tensorflow.python.framework.errors_impl.InternalError: Compilation failure: Ran out of memory in memory space vmem. Please file a bug against XLA.
 Smaller models with the same code train fine.
+"""
+
+
+SCRATCH_MEMORY_REPORT = """splash attention OOM on v5e-8 with seq len 32k
+
+Training a 1B model with MaxText, attention=flash, per_device_batch_size=1. At the first step:
+jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem while allocating on stack for %splash_mha_fwd. Scoped allocation with size 33.00M and limit 16.00M exceeded scoped vmem limit by 17.00M.
+HBM usage is only 6G of 16G per chip, so the model itself fits.
 """
 
 
@@ -327,6 +350,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
         (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
+        (SCRATCH_MEMORY_REPORT, "scratch_memory", "on-chip scratch memory"),
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
     ],
 )

@@ -81,6 +81,35 @@ def test_key_lines_of_a_long_log_skip_the_noise():
     assert len(f.key_lines) <= 12 and f.line_count == 5001
 
 
+def test_a_line_logged_as_fatal_is_a_key_line_whatever_its_words():
+    # the process died on that line: its words ("not available in this library", "Check failed")
+    # need not be error words, and the log's prefix that said FATAL is stripped like any other
+    prose = [
+        f"I tried setting option {i} of the tensorboard writer, nothing changed." for i in range(30)
+    ]
+    raw = "\n".join(
+        [
+            "tensorboard cannot be used together with torch_xla on the TPU VM",
+            *prose[:15],
+            "2022-07-27 22:22:08.203925: F ./tensorflow/core/tpu/tpu_library_init_fns.inc:100] "
+            "TpuEmbeddingEngine_CollateMemory not available in this library.",
+            "F0727 22:22:08.203925 367166 pjrt_client.cc:41] Check failed: client != nullptr",
+            "FATAL:absl:the writer thread died",
+            "E0727 22:22:08.203925 367166 other.cc:9] some error-level line",
+            *prose[15:],
+        ]
+    )
+    n = normalize(raw)
+    assert [n.lines[i][:20] for i in sorted(n.fatal)] == [
+        "TpuEmbeddingEngine_C",
+        "Check failed: client",
+        "the writer thread di",
+    ]
+    keys = [k["text"] for k in parse(n).key_lines]
+    assert any("not available in this library" in k for k in keys)
+    assert any("Check failed" in k for k in keys)
+
+
 def test_key_lines_leave_out_the_framing_of_a_traceback():
     # "Traceback (most recent call last):" and the chained-exception banners are in every Python
     # report; as key lines their words ("call", "last") matched the hang entry's text

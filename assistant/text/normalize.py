@@ -43,11 +43,24 @@ _PREFIXES = [
 ]
 
 
+# A log prefix of severity FATAL: glog / absl `F0727 22:22:08.203925 367166 file.cc:100]`,
+# TensorFlow's `2022-07-27 22:22:08.203925: F ./tensorflow/core/tpu/…inc:100]`, Python logging's
+# `FATAL:` / `CRITICAL:`. The process died on that line, so it is the report's decisive one even
+# when its words are not error words ("TpuEmbeddingEngine_CollateMemory not available in this
+# library"); the prefix itself is stripped like any other.
+_FATAL = re.compile(
+    r"^(?:F\d{4}\s+\d{2}:\d{2}:"
+    r"|\[?\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s*:)?\s*F\s+[\w./-]+:\d+\]"
+    r"|(?:FATAL|CRITICAL):[\w.]*:)"
+)
+
+
 @dataclass(frozen=True)
 class Normalized:
     lines: list[str]  # cleaned, non-empty lines
     line_numbers: list[int]  # 1-based line numbers in the original input
     truncated: bool  # the input was longer than the documented limits
+    fatal: frozenset[int] = frozenset()  # indices into `lines` of lines logged as FATAL
 
     @property
     def text(self) -> str:
@@ -93,13 +106,17 @@ def normalize(raw: str | bytes) -> Normalized:
         truncated = True
     lines: list[str] = []
     numbers: list[int] = []
+    fatal: set[int] = set()
     for no, line in numbered:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
             truncated = True
+        is_fatal = bool(_FATAL.match(line.strip()))
         line = strip_prefixes(line.strip()).strip()
         line = re.sub(r"\s{2,}", " ", line)
         if line:
+            if is_fatal:
+                fatal.add(len(lines))
             lines.append(line)
             numbers.append(no)
-    return Normalized(lines, numbers, truncated)
+    return Normalized(lines, numbers, truncated, frozenset(fatal))

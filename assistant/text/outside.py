@@ -7,8 +7,9 @@ for the TPU (`capacity`), that the TPU's host was given a path on the local disk
 became NaN or infinite (`numerics`), or that the machine's
 own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM killer),
 which is not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a
-tokenizer, an image decoder, a DataLoader worker), or that the compiler failed and calls it a bug
-of its own (`compiler`: "Please file a bug against XLA").
+tokenizer, an image decoder, a DataLoader worker), that the compiler failed and calls it a bug
+of its own (`compiler`: "Please file a bug against XLA"), or that one kernel's on-chip scratch
+memory ran out (`scratch_memory`: "Ran out of memory in memory space vmem").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -51,6 +52,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:\bOp type not registered '" + _INTERNAL_OP + r"'|'" + _INTERNAL_OP + r"' is "
             r"neither a type of a primitive operation nor a name of a function registered) in "
             r"binary running on\b|"
+            # TensorFlow loading a libtpu built for another release: a function TensorFlow expects
+            # is missing from the library (`TpuEmbeddingEngine_CollateMemory not available in this
+            # library`, logged as FATAL by tpu_library_init_fns)
+            r"\b\w+ not available in this library\b|"
             # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
             r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
             # an argument the installed release does not take yet, or no longer (a script written
@@ -152,6 +157,19 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bplease (?:file|report) (?:a|this as a) bug (?:against|with|to) (?:the )?XLA\b|"
             r"\bshould not be possible to run out of vmem\b|"
             r"\bthis is (?:probably |likely )?a bug in XLA\b",
+            re.I,
+        ),
+    ),
+    (
+        # one kernel's on-chip scratch memory (VMEM, SMEM: a few MiB per core) is full: the blocks
+        # of a Pallas kernel (flash or splash attention, a ragged matmul) or a fusion XLA made are
+        # too big for it. Not the TPU's HBM (hbm-oom, batch-or-model-too-large) nor HBM wasted by
+        # padding (tensor-padding): the fix is smaller kernel blocks. After `compiler`, whose
+        # note fits a message that also calls it a bug of XLA's
+        "scratch_memory",
+        re.compile(
+            r"\bRan out of memory in memory space [vs]mem\b|\bexceeded scoped vmem limit\b|"
+            r"\bExceeded [vs]mem capacity\b",
             re.I,
         ),
     ),

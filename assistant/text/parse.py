@@ -297,6 +297,10 @@ def unread_script(text: str) -> str | None:
     return max(counts, key=lambda k: counts[k])
 
 
+# What a line logged as FATAL (`Normalized.fatal`) adds to its score: as much as an exception.
+FATAL_BONUS = 3
+
+
 def _line_score(line: str) -> float:
     score = 0.0
     if _EXC.search(line):
@@ -406,7 +410,9 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
     lines = norm.lines
     if len(lines) <= limit:
         return list(enumerate(lines))
-    scored = [(_line_score(line), i) for i, line in enumerate(lines)]
+    scored = [
+        (_line_score(line) + FATAL_BONUS * (i in norm.fatal), i) for i, line in enumerate(lines)
+    ]
     seen: set[str] = set()
     chosen: list[int] = [0] if title_line(lines) else []
     for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
