@@ -123,6 +123,13 @@ LOOKALIKE = (
 )
 # an on-chip scratch-memory overflow: the HBM entry's signature matches the line, and so does its
 # look-alike pattern for vmem
+# XLA's out-of-memory message (hbm-oom's signature) with the buffer dump XLA prints on a GPU, which
+# hbm-oom lists as a look-alike: no other entry's error is in it
+GPU_OOM = (
+    "Fine-tuning a Flax model with a bigger batch and the first step now fails:\n"
+    "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
+    "allocate 17179869184 bytes.\nBufferAssignment OOM Debugging.\nSmaller batches run. Why?"
+)
 VMEM = (
     "Ran a Pallas attention kernel with a bigger block size on a v5e and compilation now fails:\n"
     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. "
@@ -133,7 +140,7 @@ VMEM = (
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
 def test_an_error_caught_as_a_look_alike_is_refused_and_says_why(engine, lang):
-    r = engine.retrieve(VMEM)
+    r = engine.retrieve(GPU_OOM)
     hbm = r.evidence["hbm-oom"]
     assert hbm.sig > 0 and hbm.exclude >= 0.8  # its message matched, and so did its look-alike
     a = engine.decide(r, lang=lang)
@@ -146,17 +153,26 @@ def test_an_error_caught_as_a_look_alike_is_refused_and_says_why(engine, lang):
     assert shown_notes(a.notes, a.facts, lang, refusal) == []
 
 
+def test_a_full_on_chip_scratch_memory_gets_its_own_reason_not_the_look_alike_one(engine):
+    # hbm-oom's message and its look-alike pattern both match, but the line says more than "a
+    # look-alike": one kernel's VMEM, whose fix is its blocks (`text.outside`, scratch_memory)
+    a = engine.ask(VMEM)
+    assert a.abstained and a.facts.outside and a.facts.outside["kind"] == "scratch_memory"
+    assert LOOKALIKE not in a.notes
+    assert "on-chip scratch memory" in refusal_note(a, "en")
+
+
 def test_the_cli_refusal_of_a_look_alike_error_says_why_without_confidences(engine, kb):
     from assistant.cli.output import answer_text
 
-    out = answer_text(engine.ask(VMEM), kb)
+    out = answer_text(engine.ask(GPU_OOM), kb)
     assert t("en", "answer.note_lookalike") in out
     assert "%" not in out.split(t("en", "answer.none"), 1)[1]  # no confidences after refusing
 
 
 def test_a_look_alike_pattern_beside_a_standing_signature_is_answered(engine):
     # the same look-alike line, but the report's real error is a missing TPU kernel
-    text = VMEM + (
+    text = GPU_OOM + (
         "\nNotFoundError: No registered 'RegexFullMatch' OpKernel for XLA_TPU_JIT devices "
         "compatible with node {{node pre/RegexFullMatch}}"
     )
@@ -172,7 +188,7 @@ def test_the_export_of_a_look_alike_refusal_gives_the_reason_not_confidences(eng
 
     for lang in ("en", "pt"):
         s = history.new_session(lang)
-        s.turns.append(Turn(query=VMEM, answer=engine.ask(VMEM, lang=lang).to_dict()))
+        s.turns.append(Turn(query=GPU_OOM, answer=engine.ask(GPU_OOM, lang=lang).to_dict()))
         md = session_markdown(s, lang)
         match = md.split(t(lang, "answer.none"), 1)[1]
         assert t(lang, "answer.note_lookalike") in match
