@@ -127,6 +127,7 @@ NOT_OUTSIDE = [
     "space hbm; used: 9.82G; limit: 7.48G.",
     # a library function that is not there is not a libtpu built for another release
     "AttributeError: cuDNN RNN is not available in this build",
+    "the fused kernel is not available in this library version, falling back to the reference one",
     # the TPU's (or a GPU's) own memory, not the host's
     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: "
     "Attempting to allocate 2.00G. That was not possible. There are 1.12G free.",

@@ -54,8 +54,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"binary running on\b|"
             # TensorFlow loading a libtpu built for another release: a function TensorFlow expects
             # is missing from the library (`TpuEmbeddingEngine_CollateMemory not available in this
-            # library`, logged as FATAL by tpu_library_init_fns)
-            r"\b\w+ not available in this library\b|"
+            # library`, logged as FATAL by tpu_library_init_fns); its functions are `Tpu…_…`
+            r"\bTpu\w*_\w+ not available in this library\b|"
             # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
             r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
             # an argument the installed release does not take yet, or no longer (a script written
