@@ -26,14 +26,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u
 # Log prefixes, tried in order at the start of a line (each may be followed by more of them).
 _PREFIXES = [
     # glog / absl: I0302 11:04:12.118123 12345 file.cc:123]   or  E0000 00:00:1796 2176 re2.cc:242]
-    re.compile(r"^[IWEF]\d{4}\s+\d{2}:\d{2}:[\d.]+\s+\d+\s+[\w./-]+:\d+\]\s*"),
+    re.compile(r"^(?P<severity>[IWEF])\d{4}\s+\d{2}:\d{2}:[\d.]+\s+\d+\s+[\w./-]+:\d+\]\s*"),
     # 2026-03-02 11:04:12.118 W tensorflow/core/framework/op_kernel.cc:1830]
     re.compile(
         r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
-        r"(?:\s*:)?\s*(?:[IWEF]\s+[\w./-]+:\d+\]\s*)?"
+        r"(?:\s*:)?\s*(?:(?P<severity>[IWEF])\s+[\w./-]+:\d+\]\s*)?"
     ),
     # Python logging: "INFO:root:", "WARNING:tensorflow:", "ERROR:absl:"
-    re.compile(r"^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL):[\w.]*:\s*"),
+    re.compile(r"^(?P<severity>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL):[\w.]*:\s*"),
     # [12:04:05] or 12:04:05.123 at the start
     re.compile(r"^\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+"),
     # syslog: "Mar  2 11:04:12 host prog[123]: "
@@ -43,16 +43,11 @@ _PREFIXES = [
 ]
 
 
-# A log prefix of severity FATAL: glog / absl `F0727 22:22:08.203925 367166 file.cc:100]`,
-# TensorFlow's `2022-07-27 22:22:08.203925: F ./tensorflow/core/tpu/…inc:100]`, Python logging's
-# `FATAL:` / `CRITICAL:`. The process died on that line, so it is the report's decisive one even
-# when its words are not error words ("TpuEmbeddingEngine_CollateMemory not available in this
-# library"); the prefix itself is stripped like any other.
-_FATAL = re.compile(
-    r"^(?:F\d{4}\s+\d{2}:\d{2}:"
-    r"|\[?\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:Z|[+-]\d{2}:?\d{2})?\]?(?:\s*:)?\s*F\s+[\w./-]+:\d+\]"
-    r"|(?:FATAL|CRITICAL):[\w.]*:)"
-)
+# The severities of a log prefix (`severity` in `_PREFIXES`) that say the process died on that line
+# (glog / absl `F0727 …]`, TensorFlow's `2022-07-27 22:22:08.203925: F ./tensorflow/…:100]`,
+# Python logging's `FATAL:` / `CRITICAL:`): the report's decisive line even when its words are not
+# error words ("TpuEmbeddingEngine_CollateMemory not available in this library").
+FATAL_SEVERITIES = frozenset({"F", "FATAL", "CRITICAL"})
 
 
 @dataclass(frozen=True)
@@ -78,7 +73,9 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
-def strip_prefixes(line: str) -> str:
+def split_prefixes(line: str) -> tuple[str, set[str]]:
+    """The line without its log prefixes, and the severities those prefixes named."""
+    severities: set[str] = set()
     changed = True
     while changed and line:
         changed = False
@@ -86,8 +83,14 @@ def strip_prefixes(line: str) -> str:
             m = rx.match(line)
             if m and m.end() > 0:
                 line = line[m.end() :]
+                if m.groupdict().get("severity"):
+                    severities.add(m.group("severity"))
                 changed = True
-    return line
+    return line, severities
+
+
+def strip_prefixes(line: str) -> str:
+    return split_prefixes(line)[0]
 
 
 def normalize(raw: str | bytes) -> Normalized:
@@ -111,11 +114,10 @@ def normalize(raw: str | bytes) -> Normalized:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
             truncated = True
-        is_fatal = bool(_FATAL.match(line.strip()))
-        line = strip_prefixes(line.strip()).strip()
-        line = re.sub(r"\s{2,}", " ", line)
+        line, severities = split_prefixes(line.strip())
+        line = re.sub(r"\s{2,}", " ", line.strip())
         if line:
-            if is_fatal:
+            if severities & FATAL_SEVERITIES:
                 fatal.add(len(lines))
             lines.append(line)
             numbers.append(no)
