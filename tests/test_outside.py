@@ -58,6 +58,9 @@ NUMERICS = [
     "after a few hundred steps on the v5e the loss becomes NaN",
     "a perda virou nan depois de trocar para bfloat16 na TPU",
     "FloatingPointError: invalid value (nan) encountered in jit(train_step); NaN gradients",
+    # reproduced off the TPU: the model's numerics, whatever the hardware
+    "Loss becomes NaN after ~3k steps on the v4 - TPU-specific? Happens on my GPU box too",
+    "loss = nan at step 812 on the TPU, but also on the GPU with the same seed",
 ]
 STORAGE = [
     "UnimplementedError: File system scheme '[local]' not implemented (file: "
@@ -154,6 +157,11 @@ NOT_OUTSIDE = [
     "the training loss is higher on the TPU than on my GPU after 10 epochs",
     "loss: 0.4312 - accuracy: 0.8811 - val_loss: 0.5120",
     "NaN-free data pipeline: I filter out rows with missing values before batching",
+    # a NaN only the TPU produces: a result that differs on the TPU (accuracy-drop), not numerics
+    "model.fit gives NaN loss on the TPU after a few epochs, while on the CPU it doesn't",
+    "why does the loss become nan when I train on TPU, while that is not the case on GPU?",
+    "the loss goes to NaN only on the TPU; same notebook on a T4 is stable",
+    "a perda vira NaN na TPU, mas na GPU não acontece",
     # starting values, printed or set by every run: not a loss that became infinite
     "Epoch 1: val_loss improved from inf to 0.53210, saving model to /tmp/ckpt",
     "Epoch 00003: val_loss did not improve from inf",

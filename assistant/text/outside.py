@@ -185,6 +185,20 @@ _HARMLESS = re.compile(
 )
 
 
+# A NaN the line says the TPU alone produces ("NaN loss on TPU, while on CPU it doesn't", "...on
+# TPU, while that is not the case on GPU"): a result that differs on the TPU, the guide's own
+# subject (accuracy-drop: bfloat16, batch statistics over shards), not the model's numerics. A NaN
+# reproduced off the TPU ("also happens on CPU", "happens on my GPU box too") stays outside.
+_ONLY_ON_TPU = re.compile(
+    r"\b(?:while|whereas|but|mas|enquanto)\b[^\n.;?]{0,40}?\b(?:CPUs?|GPUs?)\b[^\n.;?]{0,30}?"
+    r"(?:\bdoesn'?t\b|\bdoes not\b|\bdon'?t\b|\bdo not\b|\bdidn'?t\b|\bdid not\b|\bisn'?t\b|"
+    r"\bis not\b|\bworks?\b|\bworked\b|\bfine\b|\bnão\b|\bfunciona)|"
+    r"\b(?:while|whereas|but)\b[^\n.;?]{0,20}?\bnot the case\b[^\n.;?]{0,20}?\b(?:CPUs?|GPUs?)\b|"
+    r"\bonly (?:on|with) (?:the |a )?TPUs?\b|\bsó (?:na|com a) TPU\b",
+    re.I,
+)
+
+
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind": one of
     `KINDS`, "text": the words that say so, "line": its line number}; None if there is none."""
@@ -193,6 +207,6 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
             continue
         for kind, rx in _RULES:
             m = rx.search(key["text"])
-            if m:
+            if m and not (kind == "numerics" and _ONLY_ON_TPU.search(key["text"])):
                 return {"kind": kind, "text": m.group(0), "line": key["line"]}
     return None

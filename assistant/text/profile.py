@@ -31,9 +31,13 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
-    # the op profile's share of the chip's peak compute: the MXU's figure by another name
+    # the op profile's share of the chip's peak compute: the MXU's figure by another name; and
+    # MFU (model FLOPs utilization: the model's FLOPs per second over the chips' peak), which
+    # MaxText and most JAX and PyTorch/XLA training loops print instead of a profile
     "flops_utilization": [
         re.compile(r"\bFLOPS?\s+utili[sz]ation" + _NEAR + _NUM, re.I),
+        re.compile(r"\bMFU\b" + _NEAR + _NUM, re.I),
+        re.compile(_NUM + r"\s*(?:of\s+)?(?:the\s+)?\bMFU\b", re.I),
     ],
     "tpu_idle": [
         re.compile(
