@@ -13,6 +13,12 @@ from assistant.text.outside import KINDS, read_outside
 from assistant.text.parse import parse
 
 INSTALL = [
+    # a dataset op of the client's newer release that the TPU host's TensorFlow does not have
+    "tensorflow.python.framework.errors_impl.NotFoundError: 'ExperimentalRebatchDatasetV2' is "
+    "neither a type of a primitive operation nor a name of a function registered in binary running "
+    "on n-4c2f9e01-w-0. One possible root cause is the client and server binaries are not built "
+    "with the same version. Please make sure the operation or function is registered in the binary "
+    "running in this process.",
     "ImportError: /usr/local/lib/python3.10/dist-packages/_XLAC.cpython-310-x86_64-linux-gnu.so: "
     "undefined symbol: _ZN5torch8autograd12VariableInfoC1ERKN2at6TensorE",
     "RuntimeError: Unable to initialize backend 'tpu': INTERNAL: Failed to open "
@@ -126,6 +132,9 @@ NOT_OUTSIDE = [
     "process.",
     "NotFoundError: '__inference__tpu_init_fn_4' is neither a type of a primitive operation nor a "
     "name of a function registered in binary running on n-2d8e1b55-w-0.",
+    "NotFoundError: '__inference__tpu_init_fn_7' is neither a type of a primitive operation nor a "
+    "name of a function registered in binary running on n-9b0e7a12-w-0. One possible root cause "
+    "is the client and server binaries are not built with the same version.",
     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: Ran out of memory in memory "
     "space hbm; used: 9.82G; limit: 7.48G.",
     # a library function that is not there is not a libtpu built for another release

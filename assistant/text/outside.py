@@ -56,6 +56,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             # is missing from the library (`TpuEmbeddingEngine_CollateMemory not available in this
             # library`, logged as FATAL by tpu_library_init_fns); its functions are `Tpu…_…`
             r"\bTpu\w*_\w+ not available in this library\b|"
+            # TensorFlow's own diagnosis when the TPU's host lacks an op or function the client
+            # sent (a dataset op of a newer release…): "One possible root cause is the client and
+            # server binaries are not built with the same version"
+            r"\bclient and server binaries are not built with the same version\b|"
             # an API the installed release no longer has (tf.contrib under TensorFlow 2…)
             r"\bmodule '" + _FRAMEWORK + r"[\w.]*' has no attribute\b|"
             # an argument the installed release does not take yet, or no longer (a script written
@@ -199,6 +203,14 @@ _ONLY_ON_TPU = re.compile(
 )
 
 
+# TensorFlow's TPU initialization function missing on the TPU's host: a TPU Node that was not
+# initialized or not reached (tpu-connection), whatever version hint the message adds.
+_TPU_INIT_FN = re.compile(r"__inference__tpu_init_fn")
+
+# A line that reads as a kind's problem but says something that puts it back in the guide.
+_UNLESS = {"numerics": _ONLY_ON_TPU, "install": _TPU_INIT_FN}
+
+
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind": one of
     `KINDS`, "text": the words that say so, "line": its line number}; None if there is none."""
@@ -207,6 +219,7 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
             continue
         for kind, rx in _RULES:
             m = rx.search(key["text"])
-            if m and not (kind == "numerics" and _ONLY_ON_TPU.search(key["text"])):
+            unless = _UNLESS.get(kind)
+            if m and not (unless and unless.search(key["text"])):
                 return {"kind": kind, "text": m.group(0), "line": key["line"]}
     return None
