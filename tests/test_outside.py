@@ -93,6 +93,8 @@ DATA_LOADING = [
     "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
 ]
 HOST_MEMORY = [
+    "2024-05-02 09:14:51.203311: W tensorflow/core/framework/cpu_allocator_impl.cc:82] Allocation "
+    "of 1207959552 exceeds 10% of free system memory.",
     "terminate called after throwing an instance of 'std::bad_alloc'",
     "  what():  std::bad_alloc",
     "OSError: [Errno 12] Cannot allocate memory",
