@@ -580,6 +580,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.tpu_idle": ("TPU idle {value}%", "TPU ociosa {value}%"),
     "profile.mxu_utilization": ("MXU utilization {value}%", "utilização da MXU {value}%"),
     "profile.flops_utilization": ("FLOPS utilization {value}%", "utilização de FLOPS {value}%"),
+    "profile.mfu": ("MFU {value}%", "MFU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
     "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
     "profile.padding_expansion": (

@@ -564,16 +564,18 @@ def test_flops_utilization_stands_for_the_mxu_figure_under_its_own_name():
     assert hits[0].matched == "FLOPS utilization 0.9%, TPU idle 2%"  # what the report said
 
 
-def test_mfu_is_read_as_the_flops_figure():
+def test_mfu_stands_for_the_mxu_figure_under_its_own_name():
     # MFU (model FLOPs utilization), as MaxText and hand-written JAX / PyTorch/XLA loops print it
-    assert read_profile("step 1200 | loss 2.87 | MFU 17.4%").flops_utilization == 17.4
-    assert read_profile("we only reach 21% MFU on v5p-128").flops_utilization == 21.0
+    assert read_profile("step 1200 | loss 2.87 | MFU 17.4%").mfu == 17.4
+    assert read_profile("we only reach 21% MFU on v5p-128").mfu == 21.0
     assert read_profile("model FLOPs utilization: 9%").flops_utilization == 9.0
     # an MFU with no percentage, or a percentage that is not the MFU's, is not read
-    assert read_profile("the MFU estimate looks wrong, loss 12%").flops_utilization is None
-    assert read_profile("mfu=0.35").flops_utilization is None
+    assert read_profile("the MFU estimate looks wrong, loss 12%").mfu is None
+    assert read_profile("mfu=0.35").mfu is None
     hits = route(read_profile("MFU 14%, TPU idle 3%"))
     assert [h.entry_id for h in hits] == ["low-mxu"]
+    assert hits[0].matched == "MFU 14%, TPU idle 3%"  # what the report said
+    assert route(read_profile("MFU 52%, TPU idle 3%")) == []  # a good MFU says nothing
 
 
 def test_measured_padding_outweighs_the_conv_padding_look_alike(engine):

@@ -90,14 +90,20 @@ def _idle(p: ProfileFigures) -> bool:
 
 
 def _low_mxu(p: ProfileFigures) -> bool:
-    """A low MXU figure, or a low FLOPS utilization where no MXU figure is given."""
-    mxu = p.mxu_utilization if p.mxu_utilization is not None else p.flops_utilization
-    return mxu is not None and mxu < LOW_MXU
+    """A low MXU figure; where none is given, a low FLOPS utilization or MFU (the share of the
+    chips' peak compute the model uses, which the MXU's figure bounds)."""
+    figures = (p.mxu_utilization, p.flops_utilization, p.mfu)
+    share = next((f for f in figures if f is not None), None)
+    return share is not None and share < LOW_MXU
 
 
 def _compute_use(p: ProfileFigures) -> dict[str, float | None]:
-    """The MXU figure and the FLOPS one, as the report gave them."""
-    return {"mxu_utilization": p.mxu_utilization, "flops_utilization": p.flops_utilization}
+    """The MXU, FLOPS and MFU figures, as the report gave them."""
+    return {
+        "mxu_utilization": p.mxu_utilization,
+        "flops_utilization": p.flops_utilization,
+        "mfu": p.mfu,
+    }
 
 
 def _narrow(p: ProfileFigures) -> bool:

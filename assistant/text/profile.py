@@ -31,11 +31,13 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
     ],
-    # the op profile's share of the chip's peak compute: the MXU's figure by another name; and
-    # MFU (model FLOPs utilization: the model's FLOPs per second over the chips' peak), which
-    # MaxText and most JAX and PyTorch/XLA training loops print instead of a profile
+    # the op profile's share of the chip's peak compute: the MXU's figure by another name
     "flops_utilization": [
         re.compile(r"\bFLOPS?\s+utili[sz]ation" + _NEAR + _NUM, re.I),
+    ],
+    # MFU, model FLOPs utilization (the model's FLOPs per second over the chips' peak): the same
+    # measure as MaxText and most JAX and PyTorch/XLA training loops print it, without a profile
+    "mfu": [
         re.compile(r"\bMFU\b" + _NEAR + _NUM, re.I),
         re.compile(_NUM + r"\s*(?:of\s+)?(?:the\s+)?\bMFU\b", re.I),
     ],
@@ -238,6 +240,7 @@ class ProfileFigures:
 
     mxu_utilization: float | None = None
     flops_utilization: float | None = None
+    mfu: float | None = None  # model FLOPs utilization, as a training loop prints it
     tpu_idle: float | None = None
     host_idle: float | None = None
     input_wait: float | None = None
