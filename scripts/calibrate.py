@@ -404,6 +404,28 @@ def fit(
 REPEATS = 5
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One input scored in one partition of the cross-validation (`cross_validate`)."""
+
+    partition: int
+    right: bool  # in scope: answered, with a right entry first; out of scope: refused
+    abstained: bool
+    confidence: float  # the first entry's
+    top: str  # the first entry ("" when nothing was ranked)
+
+
+def _outcome(partition: int, right: bool, answer) -> Outcome:
+    first = answer.results[0] if answer.results else None
+    return Outcome(
+        partition,
+        right,
+        answer.abstained,
+        first.confidence if first else 0.0,
+        first.id if first else "",
+    )
+
+
 def fold_of(q: Query, folds: int, repeat: int = 0) -> int:
     """The fold of `q` in partition `repeat` (partition 0 is the historical, unsalted one)."""
     key = q.id if repeat == 0 else f"cv{repeat}:{q.id}"
@@ -417,10 +439,13 @@ def cross_validate(
     kb,
     repeats: int = REPEATS,
     ridge: float | None = RIDGE,
+    outcomes: dict[str, list[Outcome]] | None = None,
 ) -> dict:
     """Repeated k-fold estimate of how the fitted model does on inputs it was not fitted on, per
     source: `repeats` partitions into `folds` folds, each fold fitted without the inputs it is
-    scored on; the counts are pooled over the partitions (the mean of the partitions' figures)."""
+    scored on; the counts are pooled over the partitions (the mean of the partitions' figures).
+    `outcomes`, if given, receives every in-scope and out-of-scope input's outcome in each
+    partition (by query id): which reports flip between partitions (`--misses`)."""
     decider = Engine(kb=kb)  # only `decide` is used: nothing is loaded
     tallies: dict[str, dict[str, float]] = {}
 
@@ -441,6 +466,8 @@ def cross_validate(
             tally(src, "hit1", bool(ranked) and ranked[0] in q.right)
             tally(src, "hit3", any(e in q.right for e in ranked[:3]))
             right = not a.abstained and bool(ranked) and ranked[0] in q.right
+            if outcomes is not None:
+                outcomes.setdefault(q.id, []).append(_outcome(rep, right, a))
             tally(src, "answered_right", right)
             tally(src, f"n_in:{q.kind}", 1)
             tally(src, f"answered_right:{q.kind}", right)
@@ -448,8 +475,11 @@ def cross_validate(
             tally(src, "abst_in", a.abstained)
         for q, r in test.oos:
             src = data.source.get(q.id, "fixture")
+            a = decider.decide(r, params=params)
+            if outcomes is not None:
+                outcomes.setdefault(q.id, []).append(_outcome(rep, a.abstained, a))
             tally(src, "n_oos", 1)
-            tally(src, "abst_oos", decider.decide(r, params=params).abstained)
+            tally(src, "abst_oos", a.abstained)
         for q, r in test.nms:
             src = data.source.get(q.id, "fixture")
             a = decider.decide(r, params=params)
@@ -492,6 +522,20 @@ def load_data(engine: Engine, real: Path | None) -> Data:
         [(q, r) for q, r in data if q.not_topic is not None],
         source,
     )
+
+
+def print_misses(data: Data, outcomes: dict[str, list[Outcome]]) -> None:
+    """The real reports not right in every partition, one line each: its label, how many
+    partitions got it right, and each partition's first entry with its confidence (upper-case
+    `A`: refused). A report right in some partitions only sits near the threshold or between two
+    entries; one never right is a knowledge or a label question."""
+    labels = {q.id: q.topic for q, _ in data.ins + data.oos}
+    for qid in sorted(outcomes):
+        got = outcomes[qid]
+        if data.source.get(qid) != "real" or all(o.right for o in got):
+            continue
+        each = " ".join(f"{'A' if o.abstained else 'a'}{o.confidence:.2f}:{o.top}" for o in got)
+        print(f"  {qid:8} {labels[qid]:26} right {sum(o.right for o in got)}/{len(got)}  {each}")
 
 
 def _ridge_arg(value: str) -> float | None:
@@ -537,6 +581,11 @@ def main() -> int:
         help=f"the confidence models' L2 penalty (default {RIDGE}); 'auto' chooses it in every fit "
         "by inner cross-validation",
     )
+    ap.add_argument(
+        "--misses",
+        action="store_true",
+        help="after the cross-validation, list the real reports not right in every partition",
+    )
     args = ap.parse_args()
     real = None if args.real == "none" else Path(args.real)
     engine = Engine(user_dirs=[])
@@ -557,9 +606,10 @@ def main() -> int:
         ),
         "how": "python scripts/calibrate.py --write",
     }
+    outcomes: dict[str, list[Outcome]] = {}
     if args.cv:
         record["cross_validation"] = cross_validate(
-            data, ids, args.cv, engine.kb, max(1, args.repeats), args.ridge
+            data, ids, args.cv, engine.kb, max(1, args.repeats), args.ridge, outcomes
         )
         print(
             f"{args.cv}-fold cross-validation over {max(1, args.repeats)} partitions, pooled "
@@ -568,6 +618,9 @@ def main() -> int:
         for src, figures in record["cross_validation"].items():
             if isinstance(figures, dict):
                 print(f"  {src:8} {figures}")
+        if args.misses:
+            print("real reports not right in every partition (A: refused):")
+            print_misses(data, outcomes)
     result = result.model_copy(update=record)
     if args.write:
         CALIBRATION_FILE.write_text(result.to_json())

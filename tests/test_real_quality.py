@@ -53,8 +53,18 @@ def data(engine, calibrate_module):
 
 
 @pytest.fixture(scope="module")
-def cv(engine, data, calibrate_module):
-    return calibrate_module.cross_validate(data, engine.index().entry_ids, 5, engine.kb)
+def cv_outcomes(engine, data, calibrate_module):
+    """The pooled figures and every input's outcome in each partition, from one run."""
+    outcomes: dict = {}
+    figures = calibrate_module.cross_validate(
+        data, engine.index().entry_ids, 5, engine.kb, outcomes=outcomes
+    )
+    return figures, outcomes
+
+
+@pytest.fixture(scope="module")
+def cv(cv_outcomes):
+    return cv_outcomes[0]
 
 
 def test_real_reports_cross_validated_floors(cv):
@@ -86,3 +96,17 @@ def test_ahead_of_each_channel_alone_on_real_reports(cv, data):
             hits += bool(ranked) and ranked[0] in q.right
         baseline = hits / len(real)
         assert cv["real"]["hit1"] >= baseline + BASELINE_LEAD, (name, baseline, cv["real"])
+
+
+def test_per_report_outcomes_add_up_to_the_pooled_figures(cv_outcomes, data, calibrate_module):
+    """`--misses` lists reports from the same outcomes the pooled figures count."""
+    figures, outcomes = cv_outcomes
+    repeats = figures["repeats"]
+    real_in = [q.id for q, _ in data.ins if data.source.get(q.id) == "real"]
+    real_oos = [q.id for q, _ in data.oos if data.source.get(q.id) == "real"]
+    assert all(len(outcomes[qid]) == repeats for qid in real_in + real_oos)
+    assert {o.partition for o in outcomes[real_in[0]]} == set(range(repeats))
+    right = sum(o.right for qid in real_in for o in outcomes[qid])
+    refused = sum(o.right for qid in real_oos for o in outcomes[qid])
+    assert round(right / (len(real_in) * repeats), 4) == figures["real"]["hit1"]
+    assert round(refused / (len(real_oos) * repeats), 4) == figures["real"]["oos_abstention"]
