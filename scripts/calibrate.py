@@ -68,6 +68,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from assistant.answer import Answer  # noqa: E402
 from assistant.calibration import CALIBRATION_FILE, Calibration, Confidence  # noqa: E402
 from assistant.decide import FEATURES, features  # noqa: E402
 from assistant.engine import Engine, Retrieval  # noqa: E402
@@ -415,7 +416,7 @@ class Outcome:
     top: str  # the first entry ("" when nothing was ranked)
 
 
-def _outcome(partition: int, right: bool, answer) -> Outcome:
+def _outcome(partition: int, right: bool, answer: Answer) -> Outcome:
     first = answer.results[0] if answer.results else None
     return Outcome(
         partition,

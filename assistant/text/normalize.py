@@ -89,10 +89,6 @@ def split_prefixes(line: str) -> tuple[str, set[str]]:
     return line, severities
 
 
-def strip_prefixes(line: str) -> str:
-    return split_prefixes(line)[0]
-
-
 def normalize(raw: str | bytes) -> Normalized:
     text = to_text(raw)
     truncated = False

@@ -4,7 +4,7 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
 (`storage`), that Cloud Storage refused the account access to a bucket or an object
 (`storage_access`: an IAM permission such as storage.objects.get), that the loss or a tensor
-became NaN or infinite (`numerics`; unless the line says only the TPU does it, `_UNLESS`), or that
+became NaN or infinite (`numerics`; not when the line says only the TPU does it), or that
 the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM
 killer), which is not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a
 tokenizer, an image decoder, a DataLoader worker), that the compiler failed and calls it a bug of
@@ -27,14 +27,40 @@ a long log does not turn a TPU problem the guide covers into one it does not.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 _FRAMEWORK = r"(?:tensorflow|jax|jaxlib|torch|torch_xla|keras|flax|libtpu)"
 # the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
 _INTERNAL_OP = r"(?:XRT\w+|_[A-Z]\w*)"
 
-_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
+# A NaN the line says the TPU alone produces ("NaN loss on TPU, while on CPU it doesn't", "...on
+# TPU, while that is not the case on GPU"): a result that differs on the TPU, the guide's own
+# subject (accuracy-drop: bfloat16, batch statistics over shards), not the model's numerics. A NaN
+# reproduced off the TPU ("also happens on CPU", "happens on my GPU box too") stays outside.
+_ONLY_ON_TPU = re.compile(
+    r"\b(?:while|whereas|but|mas|enquanto)\b[^\n.;?]{0,40}?\b(?:CPUs?|GPUs?)\b[^\n.;?]{0,30}?"
+    r"(?:\bdoesn'?t\b|\bdoes not\b|\bdon'?t\b|\bdo not\b|\bdidn'?t\b|\bdid not\b|\bisn'?t\b|"
+    r"\bis not\b|\bworks?\b|\bworked\b|\bfine\b|\bnão\b|\bfunciona)|"
+    r"\b(?:while|whereas|but)\b[^\n.;?]{0,20}?\bnot the case\b[^\n.;?]{0,20}?\b(?:CPUs?|GPUs?)\b|"
+    r"\bonly (?:on|with) (?:the |a )?TPUs?\b|\bsó (?:na|com a) TPU\b",
+    re.I,
+)
+
+
+# TensorFlow's TPU initialization function missing on the TPU's host: a TPU Node that was not
+# initialized or not reached (tpu-connection), whatever version hint the message adds.
+_TPU_INIT_FN = re.compile(r"__inference__tpu_init_fn")
+
+
+class _Rule(NamedTuple):
+    kind: str
+    pattern: re.Pattern[str]
+    # a line the pattern matches but that says something putting it back in the guide
+    unless: re.Pattern[str] | None = None
+
+
+_RULES: tuple[_Rule, ...] = (
+    _Rule(
         "install",
         re.compile(
             # a module or a shared library that does not load
@@ -70,8 +96,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bFailed building wheel\b",
             re.I,
         ),
+        _TPU_INIT_FN,
     ),
-    (
+    _Rule(
         # the shell has no such program: the tool itself (gcloud, a framework's launcher) is not
         # installed or not on PATH
         "program",
@@ -82,7 +109,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         "capacity",
         re.compile(
             r"\bno more capacity in the zone\b|\binsufficient (?:reserved )?capacity\b|"
@@ -93,13 +120,13 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         # TensorFlow on a TPU Node or Colab's TPU, told to read or write a path on this machine:
         # the TPU's own host does the reading and writing and cannot see this machine's disk
         "storage",
         re.compile(r"\bFile system scheme '\[local\]' not implemented\b", re.I),
     ),
-    (
+    _Rule(
         # Cloud Storage's IAM refused the account a bucket or an object (reading TFRecords,
         # writing checkpoints): a permission on the bucket, granted in Cloud Storage, not the
         # auth scopes of creating a TPU (create-403-scopes) nor anything the guide covers
@@ -110,7 +137,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         # the VM's (or Colab's) RAM, not the TPU's HBM: the guide's memory entries are about the
         # TPU's own memory, whose messages say RESOURCE_EXHAUSTED / "memory space hbm"
         "host_memory",
@@ -126,7 +153,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         "numerics",
         re.compile(
             # TensorFlow's own words for it
@@ -139,8 +166,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bNaN (?:loss|gradients?)\b",
             re.I,
         ),
+        _ONLY_ON_TPU,
     ),
-    (
+    _Rule(
         # the code that loads and prepares the data on the host crashed: a tokenizer used from
         # several threads or processes at once (Hugging Face's "Already borrowed", a Rust panic),
         # an image that does not decode, a DataLoader worker killed by the OS (a Bus error when
@@ -155,7 +183,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         # the compiler says the failure is its own bug ("Ran out of memory in memory space vmem.
         # Please file a bug against XLA."): the fix is a workaround or a newer release, not a
         # change the guide's entries describe
@@ -167,7 +195,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    (
+    _Rule(
         # one kernel's on-chip scratch memory (VMEM, SMEM: a few MiB per core) is full: the blocks
         # of a Pallas kernel (flash or splash attention, a ragged matmul) or a fusion XLA made are
         # too big for it. Not the TPU's HBM (hbm-oom, batch-or-model-too-large) nor HBM wasted by
@@ -183,7 +211,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-KINDS = tuple(kind for kind, _ in _RULES)
+KINDS = tuple(rule.kind for rule in _RULES)
 
 # Lines that look like a failed install and are harmless: TensorFlow logs at every start on a
 # machine without a GPU (a TPU VM, Colab) that it could not load the CUDA libraries.
@@ -192,37 +220,14 @@ _HARMLESS = re.compile(
 )
 
 
-# A NaN the line says the TPU alone produces ("NaN loss on TPU, while on CPU it doesn't", "...on
-# TPU, while that is not the case on GPU"): a result that differs on the TPU, the guide's own
-# subject (accuracy-drop: bfloat16, batch statistics over shards), not the model's numerics. A NaN
-# reproduced off the TPU ("also happens on CPU", "happens on my GPU box too") stays outside.
-_ONLY_ON_TPU = re.compile(
-    r"\b(?:while|whereas|but|mas|enquanto)\b[^\n.;?]{0,40}?\b(?:CPUs?|GPUs?)\b[^\n.;?]{0,30}?"
-    r"(?:\bdoesn'?t\b|\bdoes not\b|\bdon'?t\b|\bdo not\b|\bdidn'?t\b|\bdid not\b|\bisn'?t\b|"
-    r"\bis not\b|\bworks?\b|\bworked\b|\bfine\b|\bnão\b|\bfunciona)|"
-    r"\b(?:while|whereas|but)\b[^\n.;?]{0,20}?\bnot the case\b[^\n.;?]{0,20}?\b(?:CPUs?|GPUs?)\b|"
-    r"\bonly (?:on|with) (?:the |a )?TPUs?\b|\bsó (?:na|com a) TPU\b",
-    re.I,
-)
-
-
-# TensorFlow's TPU initialization function missing on the TPU's host: a TPU Node that was not
-# initialized or not reached (tpu-connection), whatever version hint the message adds.
-_TPU_INIT_FN = re.compile(r"__inference__tpu_init_fn")
-
-# A line that reads as a kind's problem but says something that puts it back in the guide.
-_UNLESS = {"numerics": _ONLY_ON_TPU, "install": _TPU_INIT_FN}
-
-
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind": one of
     `KINDS`, "text": the words that say so, "line": its line number}; None if there is none."""
     for key in key_lines:
         if _HARMLESS.search(key["text"]):
             continue
-        for kind, rx in _RULES:
-            m = rx.search(key["text"])
-            unless = _UNLESS.get(kind)
-            if m and not (unless and unless.search(key["text"])):
-                return {"kind": kind, "text": m.group(0), "line": key["line"]}
+        for rule in _RULES:
+            m = rule.pattern.search(key["text"])
+            if m and not (rule.unless and rule.unless.search(key["text"])):
+                return {"kind": rule.kind, "text": m.group(0), "line": key["line"]}
     return None
