@@ -417,6 +417,16 @@ def test_probes_of_absent_backends_are_not_tpu_evidence():
     assert "tpu" in read_context(busy).tpu
     # Other TPU evidence in the same log still counts.
     assert read_context(gpu_box + "\nnow on the v4-8 the step fails too").gate is None
+    # An install with no TPU client at all: libtpu.so cannot be opened, or the jaxlib lacks one.
+    for no_client in (
+        "xla_bridge.py:889] Unable to initialize backend 'tpu': INTERNAL: Failed to open "
+        "libtpu.so: libtpu.so: cannot open shared object file: No such file or directory\n"
+        "running on an RTX 3090",
+        "Unable to initialize backend 'tpu': module 'jaxlib.xla_extension' has no attribute "
+        "'get_tpu_client'\nCUDA 11.7 on Ubuntu",
+    ):
+        ctx = read_context(no_client)
+        assert ctx.tpu == [] and ctx.gate == "device", ctx
     # TensorFlow's platform probe (old jaxlib prints it too) on a machine without a TPU
     probe = (
         "I external/org_tensorflow/tensorflow/stream_executor/tpu/tpu_platform_interface.cc:74] "

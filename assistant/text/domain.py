@@ -158,14 +158,18 @@ def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
 
 
 # JAX probes every backend it knows at start-up and logs the ones that are not there. On a GPU or
-# CPU machine that log names `tpu_driver` or `tpu` with a "not registered / not found" reason: a
-# line that says no TPU is present is not TPU evidence. A probe that reached a TPU and failed
-# ("ABORTED: The TPU is already in use…", "No ba16c7433 device found") says something else and
-# is kept.
+# CPU machine that log names `tpu_driver` or `tpu` with a "not registered / not found" reason, or
+# says this install has no TPU client at all (libtpu.so cannot be opened; a jaxlib built without
+# `get_tpu_client`): a line that says no TPU is present is not TPU evidence. A probe that reached
+# a TPU and failed ("ABORTED: The TPU is already in use…", "No ba16c7433 device found") says
+# something else and is kept.
 _ABSENT_BACKEND_PROBE = re.compile(
-    r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*(?:NOT_FOUND|INVALID_ARGUMENT)?:?\s*"
+    r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*(?:NOT_FOUND|INVALID_ARGUMENT|INTERNAL)?:?\s*"
     r"(?:Unable to find driver in registry|Could not find registered platform|"
-    r"\w+Platform is not available|Backend '[\w-]+' is not in the list of known backends)"
+    r"\w+Platform is not available|Backend '[\w-]+' is not in the list of known backends|"
+    # the rest of the line names libtpu.so again ("libtpu.so: cannot open shared object file")
+    r"Failed to open libtpu\.so[^\n]*|"
+    r"module 'jaxlib\.xla_extension' has no attribute 'get_tpu_client')"
     r"[^.\n]*",  # up to the end of the sentence: "Available platform names are: … CUDA" stays
     re.I,
 )
