@@ -164,7 +164,8 @@ def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
 # a TPU and failed ("ABORTED: The TPU is already in use…", "No ba16c7433 device found") says
 # something else and is kept.
 _ABSENT_BACKEND_PROBE = re.compile(
-    r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*(?:NOT_FOUND|INVALID_ARGUMENT|INTERNAL)?:?\s*"
+    r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*"
+    r"(?:NOT_FOUND|INVALID_ARGUMENT|INTERNAL)?:?\s*"
     r"(?:Unable to find driver in registry|Could not find registered platform|"
     r"\w+Platform is not available|Backend '[\w-]+' is not in the list of known backends|"
     # the rest of the line names libtpu.so again ("libtpu.so: cannot open shared object file")
