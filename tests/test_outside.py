@@ -104,6 +104,8 @@ HOST_MEMORY = [
     "[ 812.412201] Out of memory: Killed process 2841 (python3) total-vm:41283212kB",
     "kernel: python3 invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0",
     "Your session crashed after using all available RAM.",
+    "Out of RAM when fine-tuning Gemma with the Colab TPU runtime",
+    "the notebook dies after asking for more RAM than available (12.7 GB)",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
 COMPILER = [
@@ -127,6 +129,9 @@ PROGRAM = [
     "'gcloud' is not recognized as an internal or external command,",
 ]
 NOT_OUTSIDE = [
+    # the TPU's own memory called RAM: hbm-oom's question, whatever the word
+    "my TPU runs out of RAM as soon as the batch goes above 64",
+    "v3-8 TPU out of RAM with the 1.3B model, what can I shard?",
     # a library's custom op missing on the TPU worker (op-unavailable's own), and TensorFlow's
     # TPU init function missing on a TPU Node (tpu-connection's): not a version mismatch
     "NotFoundError: Op type not registered 'Addons>ImageProjectiveTransformV2' in binary running "

@@ -6,10 +6,11 @@ for the TPU (`capacity`), that the TPU's host was given a path on the local disk
 (`storage_access`: an IAM permission such as storage.objects.get), that the loss or a tensor
 became NaN or infinite (`numerics`; not when the line says only the TPU does it), or that
 the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM
-killer), which is not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a
-tokenizer, an image decoder, a DataLoader worker), that the compiler failed and calls it a bug of
-its own (`compiler`: "Please file a bug against XLA"), or that one kernel's on-chip scratch memory
-ran out (`scratch_memory`: "Ran out of memory in memory space vmem").
+killer, "out of RAM" in the person's words), which is not the TPU's HBM, that the host's
+data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a DataLoader worker),
+that the compiler failed and calls it a bug of its own (`compiler`: "Please file a bug against
+XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`: "Ran out of memory
+in memory space vmem").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -147,10 +148,16 @@ _RULES: tuple[_Rule, ...] = (
             r"\bUnable to allocate [0-9.]+\s*[KMGT]i?B for an array\b|"
             r"\bOut of memory: Kill(?:ed)? process\b|\boom[-_ ]kill(?:er|ed)?\b|"
             r"\bafter using all available RAM\b|"
+            # RAM in a person's words is the host's: the TPU's memory is HBM
+            r"\bout of (?:host |system |CPU |the )?RAM\b|\bmore RAM than (?:is )?available\b|"
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
             # into NumPy, a model run on the VM's CPU), never the TPU's HBM
             r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b",
             re.I,
+        ),
+        # a person calling the TPU's own memory its RAM ("the TPU runs out of RAM")
+        re.compile(
+            r"\b(?:TPU|HBM)(?:'s)?\s+(?:(?:is|was|runs?|ran|going)\s+)?(?:out\s+of\s+)?RAM\b", re.I
         ),
     ),
     _Rule(
