@@ -118,8 +118,12 @@ def test_an_explicit_answer_wins_over_answer_from():
     assert chosen.values["hbm_gib"] == "8"  # the answer, not the pasted type
 
 
-@pytest.mark.parametrize("entry_id", ["dynamic-shape", "op-profiling"])
-def test_the_framework_a_report_names_answers_the_framework_question(entry_id):
+@pytest.mark.parametrize(
+    ("entry_id", "before"),
+    # op-profiling first asks whether the person wants a profile or a live view of the chips
+    [("dynamic-shape", {}), ("op-profiling", {"goal": "profile"})],
+)
+def test_the_framework_a_report_names_answers_the_framework_question(entry_id, before):
     from assistant.text.parse import parse
 
     jax_log = (
@@ -127,12 +131,19 @@ def test_the_framework_a_report_names_answers_the_framework_question(entry_id):
     )
     values = parse(jax_log).values()
     assert values["framework"] == "jax"
-    w = walk(KB.get(entry_id), {}, overrides=values)
-    assert w.auto == ["framework"] and w.path[0] == ("framework", "jax")
+    w = walk(KB.get(entry_id), before, overrides=values)
+    assert w.auto == ["framework"] and w.path[len(before)] == ("framework", "jax")
     # two frameworks named (a torch_xla log quoting tensorflow/compiler paths): the person is asked
     both = parse("torch_xla ... tensorflow/compiler/xla/xla_client/computation_client.cc:280")
     assert "framework" not in both.values()
-    assert walk(KB.get(entry_id), {}, overrides=both.values()).auto == []
+    assert walk(KB.get(entry_id), before, overrides=both.values()).auto == []
+
+
+def test_a_live_view_of_the_chips_ends_in_tpu_info():
+    w = walk(KB.get("op-profiling"), {"goal": "live"})
+    assert w.path == [("goal", "live")] and w.node_id == "watch-live"
+    commands = [step.command for step in w.node.steps if step.kind == "command"]
+    assert commands == ["pip install -U tpu-info", "watch -n 5 tpu-info"]
 
 
 @pytest.mark.parametrize(
