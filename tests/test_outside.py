@@ -236,6 +236,22 @@ def test_only_key_lines_are_read_and_the_first_one_counts():
     assert read_outside([]) is None
 
 
+def test_jaxs_probe_for_a_missing_tpu_client_is_no_install_problem_on_a_gpu_machine():
+    """JAX's start-up probe for a TPU library the install lacks is an installation problem on a
+    TPU VM, and only JAX looking for absent hardware on a machine that names a GPU and no TPU:
+    there the context gate speaks, and any other problem outside the guide still counts."""
+    probe = (
+        "xla_bridge.py:889] Unable to initialize backend 'tpu': INTERNAL: Failed to open "
+        "libtpu.so: libtpu.so: cannot open shared object file: No such file or directory"
+    )
+    on_gpu = parse(f"{probe}\njax.devices() shows [CudaDevice(id=0)] on my RTX 4080")
+    assert on_gpu.outside is None and on_gpu.context["gate"] == "device"
+    on_tpu_vm = parse(f"{probe}\nfresh v4-8 TPU VM, pip install jax, then jax.devices()")
+    assert on_tpu_vm.outside and on_tpu_vm.outside["kind"] == "install"
+    also_oom = parse(f"{probe}\nMemoryError\nthe RTX 4080 box has 32 GB of RAM")
+    assert also_oom.outside and also_oom.outside["kind"] == "host_memory"
+
+
 REPORT = """torch_xla fails to import on my TPU VM
 
 I created a v4-8 TPU VM and installed torch and torch_xla with pip, then ran my training script.

@@ -176,6 +176,11 @@ _ABSENT_BACKEND_PROBE = re.compile(
 )
 
 
+def absent_backend_probe(line: str) -> bool:
+    """`line` has JAX's start-up probe for a backend this machine or install does not have."""
+    return bool(_ABSENT_BACKEND_PROBE.search(line))
+
+
 # PyTorch Lightning's start-up summary names every accelerator and says which are absent ("TPU
 # available: False, using: 0 TPU cores"), so a GPU run's log says TPU without being about one;
 # JAX warns "No GPU/TPU found, falling back to CPU" on every CPU-only start, a laptop's included,

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .. import placeholders
-from .domain import read_context
+from .domain import absent_backend_probe, read_context
 from .ids import ACCELERATOR_TYPE, PROJECT_ID
 from .normalize import Normalized, normalize
 from .outside import read_outside
@@ -476,6 +476,13 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         facts.batch_size = int(m.group(1))
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan).to_dict()
+    if facts.outside and facts.context.get("gate") == "device":
+        # JAX's probe for a TPU client the install lacks ("Failed to open libtpu.so") reads as an
+        # installation problem, but on a machine that names another device and no TPU it is only
+        # JAX looking for hardware that is not there: the context gate's hint says what it is
+        facts.outside = read_outside(
+            [k for k in facts.key_lines if not absent_backend_probe(k["text"])]
+        )
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)
