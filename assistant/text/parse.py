@@ -438,7 +438,6 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts = Facts(line_count=len(norm.lines), truncated=norm.truncated)
     key = select_key_lines(norm)
     facts.key_lines = [{"line": norm.line_numbers[i], "text": t} for i, t in key]
-    facts.outside = read_outside(facts.key_lines)
     scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
 
     seen_exc: set[tuple[str, str]] = set()
@@ -476,13 +475,13 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         facts.batch_size = int(m.group(1))
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan).to_dict()
-    if facts.outside and facts.context.get("gate") == "device":
+    outside_lines = facts.key_lines
+    if facts.context.get("gate") == "device":
         # JAX's probe for a TPU client the install lacks ("Failed to open libtpu.so") reads as an
         # installation problem, but on a machine that names another device and no TPU it is only
         # JAX looking for hardware that is not there: the context gate's hint says what it is
-        facts.outside = read_outside(
-            [k for k in facts.key_lines if not absent_backend_probe(k["text"])]
-        )
+        outside_lines = [k for k in outside_lines if not absent_backend_probe(k["text"])]
+    facts.outside = read_outside(outside_lines)
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)
