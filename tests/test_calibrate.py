@@ -36,3 +36,75 @@ def test_the_shipped_calibration_records_its_penalty():
     cal = shipped()
     for model in (cal.confidence, cal.confidence_nodense):
         assert model.ridge is not None and model.ridge > 0
+
+
+def test_bm25_pairs_are_read_with_the_shipped_b_by_default(calibrate_module):
+    from assistant.retrieval import lexical
+
+    assert calibrate_module._bm25_arg("1.2, 1.6:0.6") == [(1.2, lexical.B), (1.6, 0.6)]
+
+
+def test_a_bad_bm25_pair_is_a_usage_error_not_a_traceback(calibrate_module):
+    import argparse
+
+    import pytest
+
+    for bad in ("x", "0", "1.2:2", "1.2:b", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            calibrate_module._bm25_arg(bad)
+
+
+def test_the_bm25_sweep_rescores_the_same_postings_and_puts_the_shipped_channel_back(
+    calibrate_module, monkeypatch
+):
+    from types import SimpleNamespace
+
+    from assistant.retrieval.lexical import BM25
+
+    shipped = BM25.build(["tpu connection refused", "ran out of memory in hbm on the tpu"])
+    index = SimpleNamespace(lexical=shipped, entry_ids=["a", "b"])
+    engine = SimpleNamespace(index=lambda: index, kb=None)
+    seen = []
+
+    def load_data(_engine, _real):
+        lex = index.lexical
+        seen.append((lex.k1, lex.b))
+        assert lex.vocab == shipped.vocab and (lex.tfs == shipped.tfs).all()
+        return "data"
+
+    # the fixtures' figures each pair would get: 1.6 is best on hit@1, 2.0 ties it overall
+    by_k1 = {1.2: (0.98, 0.97, 1.0), 1.6: (0.99, 0.975, 1.0), 2.0: (0.995, 0.97, 1.0)}
+
+    def cross_validate(_data, _ids, _folds, _kb, _repeats, _ridge):
+        hit1, oos, near = by_k1[index.lexical.k1]
+        return {"fixture": {"hit1": hit1, "oos_abstention": oos, "near_miss_avoided": near}}
+
+    monkeypatch.setattr(calibrate_module, "load_data", load_data)
+    monkeypatch.setattr(calibrate_module, "cross_validate", cross_validate)
+    grid = [(1.2, 0.75), (1.6, 0.75), (2.0, 0.75)]
+    best = calibrate_module.bm25_sweep(engine, None, grid, folds=5, repeats=1, ridge=0.1)
+    assert best == (1.6, 0.75)  # ties go to the pair tried first
+    assert seen == grid
+    assert index.lexical is shipped
+
+
+def test_the_bm25_sweep_puts_the_shipped_channel_back_when_a_fit_fails(
+    calibrate_module, monkeypatch
+):
+    from types import SimpleNamespace
+
+    import pytest
+
+    from assistant.retrieval.lexical import BM25
+
+    shipped = BM25.build(["tpu connection refused"])
+    index = SimpleNamespace(lexical=shipped, entry_ids=["a"])
+    engine = SimpleNamespace(index=lambda: index, kb=None)
+
+    def load_data(_engine, _real):
+        raise RuntimeError("interrupted")
+
+    monkeypatch.setattr(calibrate_module, "load_data", load_data)
+    with pytest.raises(RuntimeError):
+        calibrate_module.bm25_sweep(engine, None, [(2.0, 0.75)], folds=5, repeats=1, ridge=0.1)
+    assert index.lexical is shipped
