@@ -67,6 +67,29 @@ def test_facts_names_and_numbers():
     assert f.batch_size == 1024
 
 
+def test_a_tpu_name_given_in_words_is_read():
+    for text, name in [
+        ("tpu v5litepod-8 named my-tpu in zone us-west4-a, batch size 256", "my-tpu"),
+        ('I created a v4-8 TPU named "exp-7" yesterday', "exp-7"),
+        ("TPU name: trainer-2", "trainer-2"),
+        ("my TPU is called `trainer` and it hangs", "trainer"),
+        ("criei uma TPU chamada tpu-1 na zona europe-west4-a", "tpu-1"),
+        ('o nome da TPU é "treino"', "treino"),
+    ]:
+        assert parse(text).tpu_name == name, text
+
+
+def test_words_after_named_or_called_that_are_no_tpu_name_are_not_read():
+    for text in [
+        "a TPU called from Python hangs",  # a bare word: only quoted, or with a digit or hyphen
+        "the VM named Data hangs",
+        "my TPU named v3-8 runs out of memory",  # an accelerator type, not a name
+        'a TPU named "v5litepod-16"',
+        "node called my_tpu",  # no underscore in a TPU's name
+    ]:
+        assert parse(text).tpu_name is None, text
+
+
 def test_key_lines_of_a_long_log_skip_the_noise():
     noise = [f"I0302 11:04:{i % 60:02d}.1 1 x.cc:1] step {i} loss=0.{i}" for i in range(5000)]
     raw = "\n".join(

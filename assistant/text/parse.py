@@ -52,6 +52,13 @@ _FRAMEWORKS = {
     "jax": re.compile(r"\bjax(?:lib)?\b|XlaRuntimeError|\bjnp\.|\bflax\b|\bpjit\b", re.I),
     "pytorch": re.compile(r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b", re.I),
 }
+# A TPU name a person writes in prose: quoted, or carrying a digit or a hyphen, and not an
+# accelerator type (see _TPU_NAME).
+_PROSE_NAME = (
+    rf"(?!{ACCELERATOR_TYPE}\b)"
+    r"(?:[\"'`]" + rf"(?!{ACCELERATOR_TYPE}\b)" + r"([a-z][-a-z0-9]{0,62})[\"'`]"
+    r"|(?=[a-z][-a-z0-9]*[-0-9])([a-z][-a-z0-9]{0,62}))(?![-\w])"
+)
 _TPU_NAME = [
     re.compile(
         r"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-)([a-z][-a-z0-9]{0,62})"
@@ -60,6 +67,15 @@ _TPU_NAME = [
     re.compile(r"\bTPU_NAME=([a-z][-a-z0-9]{0,62})"),
     re.compile(r"/nodes/([a-z][-a-z0-9]{0,62})"),
     re.compile(r"^([a-z][-a-z0-9]{0,62})\s+[a-z]+-[a-z]+\d+-[a-z]\s+v\d+\w*-\d+", re.M),
+    # in a person's words: "a TPU named my-tpu", "TPU name: trainer-2", "a TPU chamada tpu-1",
+    # "nome da TPU é `treino`". A bare word counts only quoted or with a digit or a hyphen, so
+    # "a TPU called from Python" names nothing.
+    re.compile(
+        rf"\b(?:tpu|node|vm)s?(?:\s+{ACCELERATOR_TYPE})?\s+(?:is\s+|é\s+)?"
+        r"(?:named|called|chamad[ao]|de\s+nome)\s+" + _PROSE_NAME,
+        re.I,
+    ),
+    re.compile(r"\b(?:tpu\s+name|nome\s+da\s+tpu)\s*(?:is\s+|é\s+|[:=]\s*)" + _PROSE_NAME, re.I),
 ]
 _ZONE = [
     re.compile(r"--zone[= ]([a-z]+-[a-z]+\d+-[a-z])\b"),
@@ -213,7 +229,7 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     for rx in patterns:
         m = rx.search(text)
         if m:
-            return m.group(1)
+            return next(g for g in m.groups() if g is not None)
     return None
 
 
