@@ -1024,6 +1024,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Type the number in the box below and press Enter.",
         "Digite o número na caixa abaixo e tecle Enter.",
     ),
+    "walk.number_found": (
+        "Your text says {value}: type it, or the right number, in the box below and press Enter.",
+        "Seu texto diz {value}: digite esse número, ou o certo, na caixa abaixo e tecle Enter.",
+    ),
     "walk.fix": ("Fix", "Correção"),
     "walk.check": ("Check", "Verificação"),
     "walk.missing": (

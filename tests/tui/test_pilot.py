@@ -101,6 +101,24 @@ async def test_paste_match_walk_fix_copy(make, hist_dir):
 
 
 @aio
+async def test_a_number_the_report_states_is_shown_at_its_question_not_taken(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen: MainScreen = app.screen
+        await paste(pilot, HBM_TRACE + "\nI train with batch size 256 on the v3-8")
+        assert screen.turn.entry_id == "hbm-oom"
+        # the generation is answered from the accelerator type; the batch is asked, with the
+        # report's number named (a pasted batch may be per process, the question asks global)
+        shown = text_of(app)
+        assert "generation = v3" in shown
+        assert "What is your current global batch size" in shown
+        assert "Your text says 256" in shown
+        await type_and_send(pilot, "256")
+        assert screen.turn.path[-1] == ("batch", "256")
+
+
+@aio
 async def test_back_and_restart(make):
     app = make()
     async with app.run_test(size=SIZE) as pilot:

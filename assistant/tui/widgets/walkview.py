@@ -142,7 +142,7 @@ class WalkView(RecomposingView):
             yield from self._fix(w)
 
     def _question(self, w: Walk) -> ComposeResult:
-        from ...kb.schema import ChoiceNode  # imported by the walk already
+        from ...kb.schema import ChoiceNode, NumberNode  # imported by the walk already
 
         data = w.to_dict(self.lang)
         yield Static(Text("? " + data["prompt"]), classes="prompt")
@@ -155,7 +155,13 @@ class WalkView(RecomposingView):
             )
             yield Static(t(self.lang, "walk.choice_hint", n=len(opts)), classes="hint")
         else:
-            yield Static(t(self.lang, "walk.number_hint"), classes="hint")
+            # a number the report states (a batch size…) is shown, not taken: a pasted batch may
+            # be per process where the question asks for the global one
+            found = w.values.get(w.node.variable) if isinstance(w.node, NumberNode) else None
+            if found:
+                yield Static(Text(t(self.lang, "walk.number_found", value=found)), classes="hint")
+            else:
+                yield Static(t(self.lang, "walk.number_hint"), classes="hint")
         if self.error:
             yield Static(Text("✗ " + self.error), classes="error")
 
