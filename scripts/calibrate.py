@@ -52,7 +52,7 @@ generalization.
    and reports the pair the written fixtures choose (`bm25_criterion`: their hit@1, out-of-scope
    abstention and near-miss avoidance, averaged); the real reports are scored too but do not
    choose, so their cross-validated figures stay an estimate made without the choice. k1 = 1.6
-   was chosen so (README, "This version: BM25 tuned on the written fixtures").
+   was chosen so (README, lab notebook, "…BM25 tuned on the written fixtures").
 
 Every figure printed for the training data is a training figure. The honest estimate is the
 K-fold cross-validation (`--cv`, default 5), repeated over R partitions of the data (`--repeats`,

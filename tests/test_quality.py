@@ -102,19 +102,21 @@ def test_written_probes(probes):
 def test_written_long_reports(reports):
     """Long reports as people file them (a title, prose, an environment block, often a log with
     the decisive line among the noise), 144 of them, 36 look-alikes, written in four sets by
-    helpers who never saw the knowledge base (README, "Previous version: long written reports").
-    Held-out, the first two sets were answered 0.852 first by the version before them and the
-    last two 0.815 by the version they were scored on; four changes came from their misses. The
-    version that read the model's own figures (layer widths, memory in use) answers 0.907 first,
-    0.935 in the top 3, and refuses 0.065 of the in-scope ones and 0.889 of the look-alikes."""
+    helpers who never saw the knowledge base (README, lab notebook, "An earlier version: long
+    written reports"). Held-out, the first two sets were answered 0.852 first by the version
+    before them and the last two 0.815 by the version they were scored on; four changes came from
+    their misses. The version that read the model's own figures (layer widths, memory in use)
+    answers 0.907 first, 0.935 in the top 3, and refuses 0.065 of the in-scope ones and 0.889 of
+    the look-alikes."""
     assert_floors(reports, (108, 36), hit1=0.88, hit3=0.91, false_abstention=0.08, oos=0.83)
 
 
 def test_written_hard_reports(hard_reports):
     """A second batch of long reports, 240 of them, 60 look-alikes, in six sets (L5–L10) written
     from a brief that asked for hard cases: a third or more of them slowdowns described with
-    figures, where the slow-training entries compete (README, "This version: the model's own
-    figures"). Each pair of sets was scored held-out once before its misses were read; the version
-    before this batch answers all of it 0.650 first (dense alone 0.667); this version 0.806 first,
-    0.883 in the top 3, and refuses 0.072 of the in-scope ones and 0.983 of the look-alikes."""
+    figures, where the slow-training entries compete (README, lab notebook, "An earlier version:
+    the model's own figures"). Each pair of sets was scored held-out once before its misses were
+    read; the version before this batch answers all of it 0.650 first (dense alone 0.667); that
+    version 0.806 first, 0.883 in the top 3, and refuses 0.072 of the in-scope ones and 0.983 of
+    the look-alikes."""
     assert_floors(hard_reports, (180, 60), hit1=0.77, hit3=0.86, false_abstention=0.09, oos=0.90)

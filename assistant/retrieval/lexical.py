@@ -20,7 +20,7 @@ from ..text.tokens import tokenize
 # chosen by `scripts/calibrate.py --bm25` on the written fixtures' cross-validation alone, among
 # 0.8-3.0 and b 0.6-0.9: an entry is one long document in two languages, and a word its symptoms
 # and signatures repeat is worth a little more than one it mentions once. b stays at the default
-# (0.6 tied with it). README, "This version: BM25 tuned on the written fixtures".
+# (0.6 tied with it). README, lab notebook, "…BM25 tuned on the written fixtures".
 K1 = 1.6
 B = 0.75
 
