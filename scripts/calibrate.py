@@ -84,7 +84,6 @@ from assistant.evaluation import OOS, Query, load_fixtures, load_jsonl  # noqa: 
 from assistant.retrieval import lexical  # noqa: E402
 from assistant.retrieval.fusion import EMPTY, channel_features, fuse  # noqa: E402
 from assistant.retrieval.fusion import FEATURES as RANK_FEATURES  # noqa: E402
-from assistant.retrieval.lexical import BM25  # noqa: E402
 
 GRID_FLOOR = [0.15, 0.2, 0.25, 0.3]
 DEFAULT_REAL = ROOT.parent / "shared" / "eval" / "real_queries.jsonl"
@@ -572,15 +571,7 @@ def bm25_sweep(
     best: tuple[float, tuple[float, float]] | None = None
     try:
         for k1, b in grid:
-            index.lexical = BM25(
-                shipped.vocab,
-                shipped.indptr,
-                shipped.docs,
-                shipped.tfs,
-                shipped.doc_len,
-                k1=k1,
-                b=b,
-            )
+            index.lexical = shipped.with_params(k1, b)
             data = load_data(engine, real)
             cv = cross_validate(data, index.entry_ids, folds, engine.kb, repeats, ridge)
             fixture, real_cv = cv["fixture"], cv.get("real")

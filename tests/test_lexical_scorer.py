@@ -122,3 +122,14 @@ def test_why_lists_only_words_the_person_wrote(engine):
     assert a.results[0].id == "hbm-oom"
     words = next(w for w in a.results[0].why if w.startswith("shared words"))
     assert "oom" in words and "memory" not in words
+
+
+def test_other_parameters_rescore_the_same_postings():
+    """`with_params` (calibrate.py --bm25): the postings kept, the new k1 and b used in scoring."""
+    bm = BM25.build(["tpu connection refused on the tpu", "ran out of memory in hbm", "slow input"])
+    rescored = bm.with_params(2.0, 0.5)
+    assert (rescored.k1, rescored.b) == (2.0, 0.5) and rescored.vocab is bm.vocab
+    query = "the tpu ran out of hbm memory"
+    got = [(h.doc, h.score, h.terms, h.scaled) for h in rescored.search(query, top_k=3)]
+    assert got == reference_search(rescored, query, 3)
+    assert got != [(h.doc, h.score, h.terms, h.scaled) for h in bm.search(query, top_k=3)]

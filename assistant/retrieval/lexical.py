@@ -57,6 +57,10 @@ class BM25:
             self._norm = self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl)
         self._unseen = float(np.log(1.0 + (self.n_docs + 0.5) / 0.5))
 
+    def with_params(self, k1: float, b: float) -> BM25:
+        """The same postings scored with another k1 and b (they do not depend on either)."""
+        return BM25(self.vocab, self.indptr, self.docs, self.tfs, self.doc_len, k1=k1, b=b)
+
     @classmethod
     def build(cls, texts: list[str]) -> BM25:
         counts = [Counter(tokenize(t)) for t in texts]

@@ -52,21 +52,20 @@ _FRAMEWORKS = {
     "jax": re.compile(r"\bjax(?:lib)?\b|XlaRuntimeError|\bjnp\.|\bflax\b|\bpjit\b", re.I),
     "pytorch": re.compile(r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b", re.I),
 }
+# A TPU name as it appears in commands and logs (lenient: `placeholders` validates it when filled).
+_NAME = r"([a-z][-a-z0-9]{0,62})"
 # A TPU name a person writes in prose: quoted, or carrying a digit or a hyphen, and not an
 # accelerator type (see _TPU_NAME).
+_NOT_ACCEL = rf"(?!{ACCELERATOR_TYPE}\b)"
 _PROSE_NAME = (
-    rf"(?!{ACCELERATOR_TYPE}\b)"
-    r"(?:[\"'`]" + rf"(?!{ACCELERATOR_TYPE}\b)" + r"([a-z][-a-z0-9]{0,62})[\"'`]"
-    r"|(?=[a-z][-a-z0-9]*[-0-9])([a-z][-a-z0-9]{0,62}))(?![-\w])"
+    rf"(?:[\"'`]{_NOT_ACCEL}{_NAME}[\"'`]|{_NOT_ACCEL}(?=[a-z][-a-z0-9]*[-0-9]){_NAME})(?![-\w])"
 )
 _TPU_NAME = [
-    re.compile(
-        r"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-)([a-z][-a-z0-9]{0,62})"
-    ),
-    re.compile(r"--tpu[= ]([a-z][-a-z0-9]{0,62})"),
-    re.compile(r"\bTPU_NAME=([a-z][-a-z0-9]{0,62})"),
-    re.compile(r"/nodes/([a-z][-a-z0-9]{0,62})"),
-    re.compile(r"^([a-z][-a-z0-9]{0,62})\s+[a-z]+-[a-z]+\d+-[a-z]\s+v\d+\w*-\d+", re.M),
+    re.compile(rf"tpu-vm\s+(?:ssh|stop|start|describe|delete|create|scp)\s+(?!-){_NAME}"),
+    re.compile(rf"--tpu[= ]{_NAME}"),
+    re.compile(rf"\bTPU_NAME={_NAME}"),
+    re.compile(rf"/nodes/{_NAME}"),
+    re.compile(rf"^{_NAME}\s+[a-z]+-[a-z]+\d+-[a-z]\s+v\d+\w*-\d+", re.M),
     # in a person's words: "a TPU named my-tpu", "TPU name: trainer-2", "a TPU chamada tpu-1",
     # "nome da TPU é `treino`". A bare word counts only quoted or with a digit or a hyphen, so
     # "a TPU called from Python" names nothing.
