@@ -74,6 +74,8 @@ def test_a_tpu_name_given_in_words_is_read():
         ("TPU name: trainer-2", "trainer-2"),
         ("my TPU is called `trainer` and it hangs", "trainer"),
         ("criei uma TPU chamada tpu-1 na zona europe-west4-a", "tpu-1"),
+        ("training on a v4-8 named trainer-3 in us-central2-b", "trainer-3"),
+        ("uma v5litepod-16 chamada exp-9 trava", "exp-9"),
         ('o nome da TPU é "treino"', "treino"),
     ]:
         assert parse(text).tpu_name == name, text
@@ -86,6 +88,7 @@ def test_words_after_named_or_called_that_are_no_tpu_name_are_not_read():
         "my TPU named v3-8 runs out of memory",  # an accelerator type, not a name
         'a TPU named "v5litepod-16"',
         "node called my_tpu",  # no underscore in a TPU's name
+        "a v3-8 called from a notebook",
     ]:
         assert parse(text).tpu_name is None, text
 

@@ -66,11 +66,11 @@ _TPU_NAME = [
     re.compile(rf"\bTPU_NAME={_NAME}"),
     re.compile(rf"/nodes/{_NAME}"),
     re.compile(rf"^{_NAME}\s+[a-z]+-[a-z]+\d+-[a-z]\s+v\d+\w*-\d+", re.M),
-    # in a person's words: "a TPU named my-tpu", "TPU name: trainer-2", "a TPU chamada tpu-1",
-    # "nome da TPU é `treino`". A bare word counts only quoted or with a digit or a hyphen, so
-    # "a TPU called from Python" names nothing.
+    # in a person's words: "a TPU named my-tpu", "a v4-8 named exp-3", "TPU name: trainer-2",
+    # "a TPU chamada tpu-1", "nome da TPU é `treino`". A bare word counts only quoted or with a
+    # digit or a hyphen, so "a TPU called from Python" names nothing.
     re.compile(
-        rf"\b(?:tpu|node|vm)s?(?:\s+{ACCELERATOR_TYPE})?\s+(?:is\s+|é\s+)?"
+        rf"(?:\b(?:tpu|node|vm)s?(?:\s+{ACCELERATOR_TYPE})?|\b{ACCELERATOR_TYPE})\s+(?:is\s+|é\s+)?"
         r"(?:named|called|chamad[ao]|de\s+nome)\s+" + _PROSE_NAME,
         re.I,
     ),
