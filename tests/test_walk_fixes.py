@@ -34,11 +34,33 @@ def texts(d: dict) -> str:
 def test_hbm_oom_padding_rounds_down_for_memory():
     d = fix("hbm-oom", {"generation": "v3", "batch": "1000", "padding": "no", "feature": "200"})
     assert d["node"] == "fix-padding"
-    code = d["steps"][0]
-    assert "Dense(200)" in code["before"] and "Dense(128)" in code["after"]
-    assert "accuracy" in code["text"] and "would free nothing" in code["text"]
+    note, keras, torch, flax, batch = d["steps"][:5]
+    assert "accuracy" in note["text"] and "would free nothing" in note["text"]
+    assert "Dense(200)" in keras["before"] and "Dense(128)" in keras["after"]
+    assert "Linear(in_features, 128)" in torch["after"] and "features=128" in flax["after"]
     # the other way out: keep the layer, lower the batch
-    assert "GLOBAL_BATCH_SIZE = 960" in d["steps"][1]["after"]
+    assert "GLOBAL_BATCH_SIZE = 960" in batch["after"]
+
+
+@pytest.mark.parametrize(
+    ("framework", "shown"),
+    [("jax", "flax.linen.Dense"), ("pytorch", "torch.nn.Linear"), ("tensorflow", "keras")],
+)
+def test_a_change_written_for_several_frameworks_shows_the_persons_own(framework, shown):
+    """The framework the report names (or the person set) picks its variant of the change; the
+    steps for every framework (the batch) and the explanation stay."""
+    answers = {"generation": "v3", "batch": "1000", "padding": "no", "feature": "200"}
+    d = fix("hbm-oom", answers, framework=framework)
+    code = [s for s in d["steps"] if s["kind"] == "code"]
+    assert [shown in s["after"] for s in code] == [True, False]
+    assert "GLOBAL_BATCH_SIZE" in code[1]["after"]
+    assert any("would free nothing" in s.get("text", "") for s in d["steps"])
+
+
+def test_every_variant_of_a_change_is_shown_when_the_framework_is_unknown():
+    d = fix("small-layers", {"layer-kind": "dense", "dense-width": "64"})
+    afters = " ".join(s["after"] for s in d["steps"] if s["kind"] == "code")
+    assert all(f in afters for f in ("keras.layers.Dense(", "torch.nn.Linear(", "linen.Dense("))
 
 
 def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
@@ -71,7 +93,7 @@ def test_hbm_oom_big_batch_odd_feature_rounds_down_to_a_multiple_of_8():
             "feature-big-batch": "203",
         },
     )
-    assert "Dense(200)" in d["steps"][0]["after"]
+    assert "Dense(200)" in d["steps"][1]["after"]  # after the note on what rounding down saves
 
 
 def test_feature_below_one_tile_cannot_be_rounded_down():
@@ -86,9 +108,10 @@ def test_feature_below_one_tile_cannot_be_rounded_down():
 def test_tensor_padding_rounding_up_is_for_speed_and_keeps_hbm():
     d = fix("tensor-padding", {"generation": "v3", "batch": "512", "feature": "300"})
     assert d["node"] == "fix-feature"
-    assert "Dense(384" in d["steps"][0]["after"]
+    note, keras = d["steps"][:2]
+    assert "Dense(384" in keras["after"]
     assert "HBM use drops" not in d["check"] and "stays about the same" in d["check"]
-    assert "frees no HBM" in d["steps"][0]["text"]
+    assert "frees no HBM" in note["text"]
     pt = fix("tensor-padding", {"generation": "v3", "batch": "512", "feature": "300"}, lang="pt")
     assert "o uso de HBM cai" not in pt["check"]
 

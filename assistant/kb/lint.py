@@ -146,6 +146,14 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                     else []
                 )
                 yield from unknown_in(f"{here}.steps[{i}]", templates + texts(step.text))
+                if isinstance(step, CodeStep) and step.framework not in (None, *entry.frameworks):
+                    yield Problem(
+                        path,
+                        f"{here}.steps[{i}].framework",
+                        "E045",
+                        f"code written for {step.framework}, which the entry's `frameworks` "
+                        "does not list",
+                    )
                 cond: StepWhen | None = step.when
                 if cond is not None:
                     yield from unset_in(f"{here}.steps[{i}].when", [*cond.known, *cond.unknown])

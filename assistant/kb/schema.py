@@ -185,11 +185,16 @@ class CommandStep(Strict):
 
 
 class CodeStep(Strict):
+    """A code change shown as a diff. `framework` names the stack the code is written for: where
+    a fix holds variants of one change (Keras, PyTorch/XLA, Flax), a person whose framework is
+    known sees only theirs (`render.render_steps`)."""
+
     kind: Literal["code"]
     language: str = Field(min_length=1)
     before: str
     after: str
     file: str | None = None
+    framework: Framework | None = None
     text: Text | None = None
     when: StepWhen | None = None
 
