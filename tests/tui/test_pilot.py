@@ -438,6 +438,31 @@ async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
 
 
 @aio
+async def test_the_framework_set_with_f6_picks_its_variant_of_a_code_change(make):
+    from textual.widgets import Input
+
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "Ran out of memory in memory space hbm on my v3-8")
+        await type_and_send(pilot, "1000")
+        await pilot.press("2")
+        await settle(pilot)
+        await type_and_send(pilot, "200")
+        assert "torch.nn.Linear" in text_of(app) and "flax.linen.Dense" in text_of(app)
+        await pilot.press("f6")
+        await pilot.pause()
+        field = app.screen.query_one("#v-framework", Input)
+        field.value = "jax"
+        field.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        shown = text_of(app)
+        assert "flax.linen.Dense(features=128)" in shown
+        assert "torch.nn.Linear" not in shown and "keras.layers.Dense(200)" not in shown
+
+
+@aio
 async def test_help_palette_and_copy_outside_a_fix(make, monkeypatch):
     app = make()
     async with app.run_test(size=SIZE) as pilot:

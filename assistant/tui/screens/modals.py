@@ -186,8 +186,9 @@ class ValuesScreen(FormDialog):
 def value_names(
     walk_data: dict | None, found: dict[str, str], overrides: dict[str, str]
 ) -> list[str]:
-    """The values worth editing: the usual three, those the fix still misses, those in use."""
-    names = ["tpu_name", "zone", "project"]
+    """The values worth editing: the usual three and the framework (it picks the variant of a
+    code change), those the fix still misses, those in use."""
+    names = ["tpu_name", "zone", "project", "framework"]
     for name in (walk_data or {}).get("missing", []):
         names.append(name)
     for name in list(found) + list(overrides):
