@@ -31,6 +31,7 @@ class RenderedStep:
     after: str | None = None
     diff: str | None = None
     file: str | None = None
+    framework: str | None = None  # the stack a code change is written for, when it says
     missing: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -187,6 +188,7 @@ def render_steps(
                     before=before,
                     after=after,
                     file=step.file,
+                    framework=step.framework,
                     diff=unified_diff(before, after, diff_label(step.file, step.language)),
                     missing=list(dict.fromkeys(m1 + m2 + in_text)),
                 )

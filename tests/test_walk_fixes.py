@@ -59,8 +59,11 @@ def test_a_change_written_for_several_frameworks_shows_the_persons_own(framework
 
 def test_every_variant_of_a_change_is_shown_when_the_framework_is_unknown():
     d = fix("small-layers", {"layer-kind": "dense", "dense-width": "64"})
-    afters = " ".join(s["after"] for s in d["steps"] if s["kind"] == "code")
+    code = [s for s in d["steps"] if s["kind"] == "code"]
+    afters = " ".join(s["after"] for s in code)
     assert all(f in afters for f in ("keras.layers.Dense(", "torch.nn.Linear(", "linen.Dense("))
+    # `walk --json` says which stack each variant is for; the benchmark is for every stack
+    assert [s.get("framework") for s in code] == ["tensorflow", "pytorch", "jax", None]
 
 
 def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
