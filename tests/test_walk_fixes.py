@@ -62,8 +62,12 @@ def test_every_variant_of_a_change_is_shown_when_the_framework_is_unknown():
     code = [s for s in d["steps"] if s["kind"] == "code"]
     afters = " ".join(s["after"] for s in code)
     assert all(f in afters for f in ("keras.layers.Dense(", "torch.nn.Linear(", "linen.Dense("))
-    # `walk --json` says which stack each variant is for; the benchmark is for every stack
-    assert [s.get("framework") for s in code] == ["tensorflow", "pytorch", "jax", None]
+    # `walk --json` says which stack each variant is for: the change, then the benchmark
+    assert [s.get("framework") for s in code] == ["tensorflow", "pytorch", "jax"] * 2
+    jax = fix("small-layers", {"layer-kind": "dense", "dense-width": "64"}, framework="jax")
+    code = [s for s in jax["steps"] if s["kind"] == "code"]
+    assert [s.get("framework") for s in code] == ["jax", "jax"]
+    assert "jax.block_until_ready" in code[1]["after"]
 
 
 def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
