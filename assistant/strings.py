@@ -362,6 +362,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A data-dependent shape gives a new graph to compile whenever it changes.",
         "Um formato que depende dos dados gera um novo grafo a compilar sempre que muda.",
     ),
+    "check.TPU107": (
+        "`padding={padding}` pads each batch to its own longest sequence: every new length is a "
+        "new shape for XLA to compile; pad to a fixed `max_length` (or set `pad_to_multiple_of`)",
+        "`padding={padding}` preenche cada lote até a sua maior sequência: cada comprimento novo "
+        "é um formato novo para o XLA compilar; preencha até um `max_length` fixo (ou defina "
+        "`pad_to_multiple_of`)",
+    ),
+    "check.TPU107.summary": (
+        "a tokenizer or collator padding to the longest sequence of each batch (`padding=True`, "
+        '`"longest"`, `DataCollatorWithPadding`) in a TPU script',
+        "um tokenizador ou collator que preenche até a maior sequência de cada lote "
+        '(`padding=True`, `"longest"`, `DataCollatorWithPadding`) num script de TPU',
+    ),
+    "check.TPU107.why": (
+        "Each batch gets the length of its longest example, so the shapes change from step to "
+        "step and XLA compiles again.",
+        "Cada lote fica com o comprimento do seu maior exemplo, então os formatos mudam de um "
+        "passo para outro e o XLA compila de novo.",
+    ),
     "check.TPU201": (
         "batch size {n} ({where}) is below 64: the TPU pads it to 64 (8 per core) anyway",
         "tamanho de lote {n} ({where}) abaixo de 64: a TPU o preenche até 64 (8 por núcleo) "

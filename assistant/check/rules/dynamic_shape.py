@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .. import consts
 from ..analysis import JAX_DYNAMIC
-from ..facts import Scope
+from ..facts import Facts, Scope
 from ..model import Finding, Rule
 from .base import Context
 
@@ -21,6 +21,7 @@ RULES = [
     Rule("TPU104", ENTRY, "xla-item-in-loop", tpu_only=True),
     Rule("TPU105", ENTRY, "xla-print-tensor-in-loop", tpu_only=True),
     Rule("TPU106", ENTRY, "xla-nonzero-in-loop", tpu_only=True),
+    Rule("TPU107", ENTRY, "pad-to-longest", tpu_only=True),
 ]
 
 _DROP_POSITION = {"batch": 1, "padded_batch": 3}
@@ -34,6 +35,53 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _drop_remainder(ctx)
     yield from _jax(ctx)
     yield from _torch_xla(ctx)
+    yield from _pad_to_longest(ctx)
+
+
+# Padding each batch to its own longest sequence: Hugging Face tokenizers and collators
+# (`padding=True` is "longest"); `DataCollatorWithPadding` pads so by default. Only `True` itself
+# and the string count: `Conv2d(..., padding=1)` is a convolution's padding (and `1 == True`).
+_COLLATOR = "DataCollatorWithPadding"
+
+
+def _longest(padding: object) -> bool:
+    return padding is True or padding == "longest"
+
+
+def _pad_to_longest(ctx: Context) -> Iterator[Finding]:
+    """A tokenizer or collator padding every batch to its longest sequence: each new length is
+    a new shape, compiled anew (PyTorch/XLA, JAX) or refused (TPUStrategy). A bound on the
+    number of lengths (`pad_to_multiple_of`) is left alone."""
+    f = ctx.facts
+    if not f.tpu:
+        return
+    answers = _walk_start(f)
+    for c in f.calls:
+        if c.has_star_kwargs:
+            continue
+        multiple = c.kw("pad_to_multiple_of")
+        if multiple is not None and consts.value(multiple.value, c.scope) is not None:
+            continue
+        kw = c.kw("padding")
+        if kw is not None:
+            padding = consts.value(kw.value, c.scope)
+            if not _longest(padding):
+                continue
+        elif c.attr != _COLLATOR:
+            continue
+        else:
+            padding = True
+        line, col = c.position()
+        yield ctx.finding("TPU107", line, col, args={"padding": repr(padding)}, answers=answers)
+
+
+def _walk_start(f: Facts) -> dict[str, str]:
+    """The dynamic-shape walk's first answers for this script's framework."""
+    if f.torch_xla or (f.torch and not f.jax and not f.tensorflow):
+        return {"framework": "pytorch"}
+    if f.jax:
+        return {"framework": "jax", "jax-symptom": "recompiles"}
+    return {"framework": "tensorflow", "source": "length"}
 
 
 def _drop_remainder(ctx: Context) -> Iterator[Finding]:
