@@ -533,6 +533,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Abrir um arquivo por exemplo no Cloud Storage é lento; shards TFRecord são lidos em "
         "fluxo.",
     ),
+    "check.TPU604": (
+        "the PyTorch/XLA training loop iterates a plain `DataLoader`: each batch is copied to the "
+        "TPU inside the step; wrap it in `MpDeviceLoader` to copy ahead",
+        "o laço de treino do PyTorch/XLA percorre um `DataLoader` simples: cada lote é copiado "
+        "para a TPU dentro do passo; envolva-o num `MpDeviceLoader` para copiar adiantado",
+    ),
+    "check.TPU604.summary": (
+        "a PyTorch/XLA training loop over a `DataLoader` not wrapped in `MpDeviceLoader` / "
+        "`ParallelLoader`",
+        "um laço de treino do PyTorch/XLA sobre um `DataLoader` sem `MpDeviceLoader` / "
+        "`ParallelLoader`",
+    ),
+    "check.TPU604.why": (
+        "The device loader uploads the next batches while the TPU runs the current step.",
+        "O carregador do dispositivo envia os próximos lotes enquanto a TPU roda o passo atual.",
+    ),
     "check.TPU701": (
         "batch normalization with {per_core} samples per core (below 32): its statistics are "
         "too noisy",
