@@ -381,6 +381,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Cada lote fica com o comprimento do seu maior exemplo, então os formatos mudam de um "
         "passo para outro e o XLA compila de novo.",
     ),
+    "check.TPU108": (
+        "this `DataLoader` feeds the PyTorch/XLA training loop without `drop_last=True`: the "
+        "short last batch is one more shape, compiled again every epoch",
+        "este `DataLoader` alimenta o laço de treino do PyTorch/XLA sem `drop_last=True`: o "
+        "último lote, menor, é mais um formato, compilado de novo a cada época",
+    ),
+    "check.TPU108.summary": (
+        "the `DataLoader` of a PyTorch/XLA training loop without `drop_last=True`",
+        "o `DataLoader` de um laço de treino do PyTorch/XLA sem `drop_last=True`",
+    ),
+    "check.TPU108.why": (
+        "A last batch smaller than the others has another shape, and XLA compiles a graph per "
+        "shape.",
+        "Um último lote menor que os outros tem outro formato, e o XLA compila um grafo por "
+        "formato.",
+    ),
     "check.TPU201": (
         "batch size {n} ({where}) is below 64: the TPU pads it to 64 (8 per core) anyway",
         "tamanho de lote {n} ({where}) abaixo de 64: a TPU o preenche até 64 (8 por núcleo) "

@@ -236,6 +236,65 @@ class Analysis:
     def in_training_loop(self, c: Call) -> bool:
         return not c.in_lambda and any(id(loop) in self.training_loops for loop in c.loops)
 
+    @cached_property
+    def training_iterables(self) -> list[tuple[ast.expr, Scope]]:
+        """What each PyTorch/XLA training `for` loop iterates (inside `enumerate(...)`), with
+        the scope of the loop."""
+        seen: dict[int, tuple[ast.expr, Scope]] = {}
+        for c in self.f.calls:
+            if not self.in_training_loop(c):
+                continue
+            for lp in c.loops:
+                if id(lp) in self.training_loops and isinstance(lp, (ast.For, ast.AsyncFor)):
+                    it = lp.iter
+                    if (
+                        isinstance(it, ast.Call)
+                        and isinstance(it.func, ast.Name)
+                        and it.func.id == "enumerate"
+                        and it.args
+                    ):
+                        it = it.args[0]
+                    seen.setdefault(id(lp), (it, c.scope))
+        return list(seen.values())
+
+    def dataloaders(
+        self, expr: ast.expr, scope: Scope, through_device_loader: bool, depth: int = 0
+    ) -> list[ast.Call] | None:
+        """The `DataLoader(...)` calls `expr` is, followed through names the script assigns
+        (every assignment must be one) and, with `through_device_loader`, through
+        `MpDeviceLoader(loader, …)` / `ParallelLoader(…).per_device_loader(…)`. None when it is
+        anything else or the script does not fix it (a parameter)."""
+        if depth > 8:
+            return None
+        if isinstance(expr, ast.Call):
+            name = _called_name(self.f, expr)
+            if name == "DataLoader":
+                return [expr]
+            if not through_device_loader:
+                return None
+            if name in ("MpDeviceLoader", "ParallelLoader") and expr.args:
+                return self.dataloaders(expr.args[0], scope, True, depth + 1)
+            if name == "per_device_loader" and isinstance(expr.func, ast.Attribute):
+                return self.dataloaders(expr.func.value, scope, True, depth + 1)
+            return None
+        if isinstance(expr, ast.Name):
+            found = consts.lookup(expr.id, scope)
+            if found is None:
+                return None
+            where, assigned = found
+            out: list[ast.Call] = []
+            for e in assigned:
+                got = (
+                    None
+                    if e is None
+                    else self.dataloaders(e, where, through_device_loader, depth + 1)
+                )
+                if got is None:
+                    return None
+                out += got
+            return out or None
+        return None
+
     def tensor_names(self, loop: ast.For | ast.While | ast.AsyncFor, scope: Scope) -> set[str]:
         """Names that hold tensors in a training loop: the batch it iterates over and what
         calls inside it return (model outputs, losses), transitively through arithmetic."""
@@ -384,3 +443,15 @@ def is_batch_name(name: str) -> bool:
     if "batch" not in toks and "bs" not in toks:
         return "per" in toks and set(toks) <= {"per", *_PER_CORE_TOKENS}
     return _NOT_A_BATCH_TOKENS.isdisjoint(toks)
+
+
+def _called_name(f: Facts, call: ast.Call) -> str:
+    """The last name of what `call` calls: `DataLoader` for `torch.utils.data.DataLoader(…)`,
+    for an imported alias, or for `anything.DataLoader(…)`."""
+    dotted = f.dotted(call.func)
+    if dotted:
+        return dotted.rsplit(".", 1)[-1]
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""

@@ -22,6 +22,7 @@ RULES = [
     Rule("TPU105", ENTRY, "xla-print-tensor-in-loop", tpu_only=True),
     Rule("TPU106", ENTRY, "xla-nonzero-in-loop", tpu_only=True),
     Rule("TPU107", ENTRY, "pad-to-longest", tpu_only=True),
+    Rule("TPU108", ENTRY, "xla-dataloader-without-drop-last", tpu_only=True),
 ]
 
 _DROP_POSITION = {"batch": 1, "padded_batch": 3}
@@ -36,6 +37,31 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _jax(ctx)
     yield from _torch_xla(ctx)
     yield from _pad_to_longest(ctx)
+    yield from _drop_last(ctx)
+
+
+def _drop_last(ctx: Context) -> Iterator[Finding]:
+    """The `DataLoader` a PyTorch/XLA training loop reads (itself or through `MpDeviceLoader`)
+    keeping a short last batch: one more shape, compiled at the end of every epoch. A loader
+    that batches by other means (`batch_sampler`, `batch_size=None`) is left alone."""
+    an = ctx.an
+    flagged: set[int] = set()
+    for it, scope in an.training_iterables:
+        for call in an.dataloaders(it, scope, through_device_loader=True) or []:
+            if id(call) in flagged or any(k.arg is None for k in call.keywords):
+                continue
+            kws = {k.arg: k.value for k in call.keywords}
+            size = kws.get("batch_size")
+            if "batch_sampler" in kws or (isinstance(size, ast.Constant) and size.value is None):
+                continue
+            drop = kws.get("drop_last")
+            if drop is not None and consts.truth(drop, scope) is not False:
+                continue  # True, or a value only the run knows
+            flagged.add(id(call))
+            line, col = call.lineno, call.col_offset + 1
+            if isinstance(call.func, ast.Attribute) and call.func.end_col_offset:
+                col = call.func.end_col_offset - len(call.func.attr) + 1
+            yield ctx.finding("TPU108", line, col, answers={"framework": "pytorch"})
 
 
 # Padding each batch to its own longest sequence: Hugging Face tokenizers and collators

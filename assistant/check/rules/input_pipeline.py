@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .. import consts
-from ..facts import Scope
 from ..model import Finding, Rule
 from .base import Context
 
@@ -64,41 +62,9 @@ def _torch_loader(ctx: Context) -> Iterator[Finding]:
     """A PyTorch/XLA training loop iterating a `torch.utils.data.DataLoader` itself: each batch
     is copied to the TPU inside the step, which waits for it. `MpDeviceLoader` (or
     `ParallelLoader`) copies the next batches while the current step runs."""
-    an, f = ctx.an, ctx.facts
-    loops: dict[int, tuple[ast.For | ast.AsyncFor, Scope]] = {}
-    for c in f.calls:
-        if an.in_training_loop(c):
-            for lp in c.loops:
-                if id(lp) in an.training_loops and isinstance(lp, (ast.For, ast.AsyncFor)):
-                    loops.setdefault(id(lp), (lp, c.scope))
-    for lp, scope in loops.values():
-        it = lp.iter
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate":
-            it = it.args[0] if it.args else it
-        if _plain_dataloader(it, scope, ctx):
+    an = ctx.an
+    for it, scope in an.training_iterables:
+        if an.dataloaders(it, scope, through_device_loader=False):
             yield ctx.finding(
-                "TPU604",
-                it.lineno,
-                it.col_offset + 1,
-                answers={"loader": "torch-dataloader"},
+                "TPU604", it.lineno, it.col_offset + 1, answers={"loader": "torch-dataloader"}
             )
-
-
-def _plain_dataloader(expr: ast.expr, scope: Scope, ctx: Context, depth: int = 0) -> bool:
-    """True when `expr` is a `DataLoader(...)` call, or a name every assignment of which is one;
-    a name the script does not fix (a parameter) is not."""
-    if depth > 8:
-        return False
-    if isinstance(expr, ast.Call):
-        return (ctx.facts.dotted(expr.func) or "").endswith("utils.data.DataLoader") or (
-            isinstance(expr.func, ast.Name) and expr.func.id == "DataLoader"
-        )
-    if isinstance(expr, ast.Name):
-        found = consts.lookup(expr.id, scope)
-        if found is None:
-            return False
-        where, assigned = found
-        return bool(assigned) and all(
-            e is not None and _plain_dataloader(e, where, ctx, depth + 1) for e in assigned
-        )
-    return False
