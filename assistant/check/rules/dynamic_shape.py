@@ -65,9 +65,12 @@ def _drop_last(ctx: Context) -> Iterator[Finding]:
 
 
 # Padding each batch to its own longest sequence: Hugging Face tokenizers and collators
-# (`padding=True` is "longest"); `DataCollatorWithPadding` pads so by default. Only `True` itself
-# and the string count: `Conv2d(..., padding=1)` is a convolution's padding (and `1 == True`).
-_COLLATOR = "DataCollatorWithPadding"
+# (`padding=True` is "longest"); these collators pad so by default (the language-modelling one is
+# left out: its usual input is text grouped into blocks of one length). Only `True` itself and the
+# string count: `Conv2d(..., padding=1)` is a convolution's padding (and `1 == True`).
+_COLLATORS = frozenset(
+    {"DataCollatorWithPadding", "DataCollatorForSeq2Seq", "DataCollatorForTokenClassification"}
+)
 
 
 def _longest(padding: object) -> bool:
@@ -93,7 +96,7 @@ def _pad_to_longest(ctx: Context) -> Iterator[Finding]:
             padding = consts.value(kw.value, c.scope)
             if not _longest(padding):
                 continue
-        elif c.attr != _COLLATOR:
+        elif c.attr not in _COLLATORS:
             continue
         else:
             padding = True
