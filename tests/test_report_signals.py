@@ -338,6 +338,13 @@ def test_context_gate():
     assert read_context("Counter: aten::upsample_nearest2d\n  Value: 88").tpu
     assert read_context("Metric: CompileTime\n  TotalSamples: 3").tpu
     assert not read_context("aten::mm took 3 ms on cuda:0 in the PyTorch profiler").tpu
+    # APIs that exist only for TPUs
+    for api in (
+        "what does iterations_per_loop=100 in RunConfig change?",
+        "does CrossShardOptimizer(opt) average the gradients or sum them?",
+        "python xla_spawn.py --num_cores 8 run_glue.py hangs",
+    ):
+        assert read_context(api).tpu, api
     on_gpu = (
         "GPU_NUM_DEVICES=1 python test_train_mp_mnist.py is slower with torch_xla than with cuda",
         "PJRT_DEVICE=CUDA python train.py; device = xm.xla_device() on my RTX 4090",

@@ -45,6 +45,9 @@ _TPU_NAMES = (
     r"cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|pjrt_device=tpu|tpu\.googleapis\.com|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
+    # APIs that exist only for TPUs: TPUConfig's host loop, the TPU-era optimizer wrapper,
+    # Hugging Face's TPU launcher
+    r"iterations_per_loop|crossshardoptimizer|xla_spawn(?:\.py)?|"
     # identifiers that carry TPU inside them (tpu_worker, use_tpu, TPUEstimator, JAX's TpuDevice,
     # TPUPartitionedCall, TPUEmbedding, jax[tpu])
     r"tpu_\w+|\w+_tpu\w*|tpu[a-z]\w*|jax\[tpu\]"
