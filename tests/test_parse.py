@@ -53,6 +53,14 @@ tensorflow.python.framework.errors_impl.NotFoundError: No registered 'StringSpli
     assert f.key_lines[-1]["line"] == 5
 
 
+def test_pytorchs_op_names_name_pytorch():
+    """A pasted PyTorch/XLA metrics report names no framework in words, only its aten:: ops."""
+    report = "Counter: aten::upsample_nearest2d_backward\n  Value: 1200"
+    assert parse(report).frameworks == ["pytorch"]
+    assert parse("pt-xla-profiler: Op(s) not lowered: aten::_unique2").frameworks == ["pytorch"]
+    assert parse("ATen is a tensor library").frameworks == []
+
+
 def test_facts_names_and_numbers():
     f = parse(
         "gcloud compute tpus tpu-vm ssh my-tpu-1 --zone=europe-west4-a --project my-proj-123\n"

@@ -409,13 +409,24 @@ def test_steps_per_execution_pytorch_xla_keeps_the_loop_on_the_device():
 
 
 def test_py_function_in_tf_data_works_on_tpu_vms_not_nodes():
-    vm = fix(
-        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-vm"}, op_name="PyFunc"
-    )
+    tf = {"framework": "tensorflow", "kind": "python-or-text"}
+    vm = fix("op-unavailable", {**tf, "architecture": "tpu-vm"}, op_name="PyFunc")
     assert any("dataset.map(preprocess" in s.get("after", "") for s in vm["steps"])
-    node = fix(
-        "op-unavailable", {"kind": "python-or-text", "architecture": "tpu-node"}, op_name="PyFunc"
-    )
+    node = fix("op-unavailable", {**tf, "architecture": "tpu-node"}, op_name="PyFunc")
     assert node["node"] == "preprocess-offline"
     assert "not on TPU Nodes" in texts(node)
     assert any("TFRecordWriter" in s.get("after", "") for s in node["steps"])
+
+
+def test_a_missing_op_leads_pytorch_and_jax_to_their_own_fixes():
+    """op-unavailable's tree was TensorFlow's alone: a PyTorch/XLA report of aten:: ops run on
+    the CPU, or a JAX op only the CPU implements, got `tf.tpu.outside_compilation`."""
+    torch = fix("op-unavailable", {}, framework="pytorch")
+    assert torch["node"] == "torch-fallback"
+    assert "met.counter_names()" in torch["steps"][0]["after"]
+    assert "tf." not in " ".join(s.get("after", "") for s in torch["steps"])
+    jax = fix("op-unavailable", {}, framework="jax")
+    assert jax["node"] == "jax-cpu-op" and "jax.default_device" in jax["steps"][1]["after"]
+    assert "eigh" in texts(jax)
+    asked = walk(KB.get("op-unavailable"), {})  # nothing says which framework: it is asked
+    assert asked.node_id == "framework"

@@ -50,7 +50,10 @@ _FRAMEWORKS = {
         re.I,
     ),
     "jax": re.compile(r"\bjax(?:lib)?\b|XlaRuntimeError|\bjnp\.|\bflax\b|\bpjit\b", re.I),
-    "pytorch": re.compile(r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b", re.I),
+    # `aten::` names PyTorch's ops (PyTorch/XLA's metrics report and profiler list them)
+    "pytorch": re.compile(
+        r"\btorch(?:_xla)?\b|\bxm\.|\bPJRT\b|\bpytorch\b|\baten::\w|pt-xla-profiler", re.I
+    ),
 }
 # A TPU name as it appears in commands and logs (lenient: `placeholders` validates it when filled).
 _NAME = r"([a-z][-a-z0-9]{0,62})"

@@ -59,7 +59,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 col,
                 args={"fn": f"tf.{c.attr}"},
                 values={"op_name": _PY[c.attr]},
-                answers={"kind": "python-or-text"},
+                answers={"framework": "tensorflow", "kind": "python-or-text"},
             )
             continue
         string_op = (
@@ -75,5 +75,5 @@ def check(ctx: Context) -> Iterator[Finding]:
                 col,
                 args={"fn": d.replace("tensorflow.", "tf.", 1)},
                 values={"op_name": op},
-                answers={"kind": "python-or-text"},
+                answers={"framework": "tensorflow", "kind": "python-or-text"},
             )
