@@ -150,18 +150,20 @@ def unified_diff(before: str, after: str, name: str | None = "code") -> str:
 def render_steps(
     steps: list[CommandStep | CodeStep | NoteStep], values: dict[str, str], lang: str
 ) -> list[RenderedStep]:
-    """The steps whose `when` holds, filled with `values`. Where code steps are variants of one
-    change for several frameworks and the person's framework (`values["framework"]`) is one of
-    them, only that variant is shown; otherwise all are, each saying which stack it is for.
+    """The steps whose `when` holds, filled with `values`. Where code steps (or commands) are
+    variants of one change for several frameworks and the person's framework
+    (`values["framework"]`) is one of them, only that variant is shown; otherwise all are, each
+    saying which stack it is for.
     Raises placeholders.PlaceholderError when a value must not go into a command."""
     # Here, not at the top: showing saved steps (the export, `walk_text`) needs no schema.
     from .kb.schema import CodeStep, CommandStep, NoteStep
 
     shown = [s for s in steps if s.when is None or s.when.holds(values)]
     mine = values.get("framework")
-    variants = {s.framework for s in shown if isinstance(s, CodeStep) and s.framework}
-    if mine in variants:  # the change is written for the person's framework: the others go
-        shown = [s for s in shown if not isinstance(s, CodeStep) or s.framework in (None, mine)]
+    for kind in (CommandStep, CodeStep):  # commands and code changes have variants apart
+        variants = {s.framework for s in shown if isinstance(s, kind) and s.framework}
+        if mine in variants:  # written for the person's framework too: the others go
+            shown = [s for s in shown if not isinstance(s, kind) or s.framework in (None, mine)]
     out: list[RenderedStep] = []
     for step in shown:
         text = render_text(step.text.get(lang), values) if step.text else ""
@@ -174,6 +176,7 @@ def render_steps(
                     text,
                     command=command,
                     risk=step.risk,
+                    framework=step.framework,
                     missing=list(dict.fromkeys(missing + in_text)),
                 )
             )

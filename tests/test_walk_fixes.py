@@ -430,3 +430,19 @@ def test_a_missing_op_leads_pytorch_and_jax_to_their_own_fixes():
     assert "eigh" in texts(jax)
     asked = walk(KB.get("op-unavailable"), {})  # nothing says which framework: it is asked
     assert asked.node_id == "framework"
+
+
+def test_commands_have_framework_variants_too():
+    """tpu-connection's restart ends with a device check: the person's stack's one-liner, or all
+    three when the stack is unknown."""
+    from assistant.walk import all_paths
+
+    entry = KB.get("tpu-connection")
+    path = next(dict(p) for p in all_paths(entry) if walk(entry, dict(p)).node_id == "restart")
+
+    def checks(**values: str) -> list[str]:
+        steps = fix("tpu-connection", path, **values)["steps"]
+        return [s.get("framework") for s in steps if "python3 -c" in s.get("command", "")]
+
+    assert checks(framework="pytorch") == ["pytorch"]
+    assert checks() == ["jax", "pytorch", "tensorflow"]

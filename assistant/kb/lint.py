@@ -146,12 +146,15 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                     else []
                 )
                 yield from unknown_in(f"{here}.steps[{i}]", templates + texts(step.text))
-                if isinstance(step, CodeStep) and step.framework not in (None, *entry.frameworks):
+                if isinstance(step, (CodeStep, CommandStep)) and step.framework not in (
+                    None,
+                    *entry.frameworks,
+                ):
                     yield Problem(
                         path,
                         f"{here}.steps[{i}].framework",
                         "E045",
-                        f"code written for {step.framework}, which the entry's `frameworks` "
+                        f"a step written for {step.framework}, which the entry's `frameworks` "
                         "does not list",
                     )
                 cond: StepWhen | None = step.when

@@ -26,7 +26,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E042 | a number question names an unknown advisor |
 | E043 | a step's `when` or a question's `answer_from` names a variable nothing can set |
 | E044 | a described look-alike repeats one of the entry's own symptoms |
-| E045 | a code step is written for a framework the entry's `frameworks` does not list |
+| E045 | a command or code step is written for a framework the entry's `frameworks` does not list |
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ CODES = {
     "E042": "unknown advisor",
     "E043": "condition on a variable nothing sets",
     "E044": "look-alike repeats a symptom",
-    "E045": "code for a framework the entry does not list",
+    "E045": "a step for a framework the entry does not list",
 }
 
 

@@ -177,9 +177,13 @@ class StepWhen(Strict):
 
 
 class CommandStep(Strict):
+    """A shell command. `framework`, as on `CodeStep`: one stack's variant of a command (a
+    device check in TensorFlow, JAX or PyTorch/XLA)."""
+
     kind: Literal["command"]
     command: str = Field(min_length=1)
     risk: Risk
+    framework: Framework | None = None
     text: Text | None = None
     when: StepWhen | None = None
 
