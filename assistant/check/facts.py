@@ -89,11 +89,15 @@ class Call:
         return any(k.arg is None for k in self.node.keywords)
 
     def position(self) -> tuple[int, int]:
-        """Where ruff would point: at the called name (`ds.batch(...)` -> at `batch`)."""
-        f = self.node.func
-        if isinstance(f, ast.Attribute) and f.end_lineno is not None and f.end_col_offset:
-            return f.end_lineno, f.end_col_offset - len(f.attr) + 1
-        return self.node.lineno, self.node.col_offset + 1
+        return call_position(self.node)
+
+
+def call_position(node: ast.Call) -> tuple[int, int]:
+    """Where ruff would point: at the called name (`ds.batch(...)` -> at `batch`)."""
+    f = node.func
+    if isinstance(f, ast.Attribute) and f.end_lineno is not None and f.end_col_offset:
+        return f.end_lineno, f.end_col_offset - len(f.attr) + 1
+    return node.lineno, node.col_offset + 1
 
 
 @dataclass(eq=False)

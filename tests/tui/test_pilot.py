@@ -32,6 +32,16 @@ async def paste(pilot, text: str) -> None:
     await settle(pilot)
 
 
+async def edit_value(pilot, name: str, value: str) -> None:
+    """In F6's dialog: type `value` into the field of `name` and press Enter there."""
+    from textual.widgets import Input
+
+    field = pilot.app.screen.query_one(f"#v-{name}", Input)
+    field.value = value
+    field.focus()
+    await pilot.press("enter")
+
+
 async def type_and_send(pilot, text: str) -> None:
     screen = pilot.app.screen
     screen.prompt.focus()
@@ -422,13 +432,10 @@ async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
         await settle(pilot)
         await pilot.press("f6")
         await pilot.pause()
-        field = app.screen.query_one("#v-tpu_name", Input)
-        field.value = "My TPU; rm -rf /"
-        field.focus()
-        await pilot.press("enter")
+        await edit_value(pilot, "tpu_name", "My TPU; rm -rf /")
         await pilot.pause()
         assert "not a valid tpu node or tpu vm name" in text_of(app)  # refused, modal stays
-        field.value = "other-tpu"
+        app.screen.query_one("#v-tpu_name", Input).value = "other-tpu"
         app.screen.query_one("#v-zone", Input).focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -439,8 +446,6 @@ async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
 
 @aio
 async def test_the_framework_set_with_f6_picks_its_variant_of_a_code_change(make):
-    from textual.widgets import Input
-
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -452,10 +457,7 @@ async def test_the_framework_set_with_f6_picks_its_variant_of_a_code_change(make
         assert "torch.nn.Linear" in text_of(app) and "flax.linen.Dense" in text_of(app)
         await pilot.press("f6")
         await pilot.pause()
-        field = app.screen.query_one("#v-framework", Input)
-        field.value = "jax"
-        field.focus()
-        await pilot.press("enter")
+        await edit_value(pilot, "framework", "jax")
         await settle(pilot)
         shown = text_of(app)
         assert "flax.linen.Dense(features=128)" in shown

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .. import consts
 from ..analysis import JAX_DYNAMIC
-from ..facts import Facts, Scope
+from ..facts import Facts, Scope, call_position
 from ..model import Finding, Rule
 from .base import Context
 
@@ -58,9 +58,7 @@ def _drop_last(ctx: Context) -> Iterator[Finding]:
             if drop is not None and consts.truth(drop, scope) is not False:
                 continue  # True, or a value only the run knows
             flagged.add(id(call))
-            line, col = call.lineno, call.col_offset + 1
-            if isinstance(call.func, ast.Attribute) and call.func.end_col_offset:
-                col = call.func.end_col_offset - len(call.func.attr) + 1
+            line, col = call_position(call)
             yield ctx.finding("TPU108", line, col, answers={"framework": "pytorch"})
 
 
@@ -92,14 +90,11 @@ def _pad_to_longest(ctx: Context) -> Iterator[Finding]:
         if multiple is not None and consts.value(multiple.value, c.scope) is not None:
             continue
         kw = c.kw("padding")
-        if kw is not None:
-            padding = consts.value(kw.value, c.scope)
-            if not _longest(padding):
-                continue
-        elif c.attr not in _COLLATORS:
+        if kw is None and c.attr not in _COLLATORS:
             continue
-        else:
-            padding = True
+        padding = True if kw is None else consts.value(kw.value, c.scope)  # a collator's default
+        if not _longest(padding):
+            continue
         line, col = c.position()
         yield ctx.finding("TPU107", line, col, args={"padding": repr(padding)}, answers=answers)
 
