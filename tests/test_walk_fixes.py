@@ -446,3 +446,23 @@ def test_commands_have_framework_variants_too():
 
     assert checks(framework="pytorch") == ["pytorch"]
     assert checks() == ["jax", "pytorch", "tensorflow"]
+
+
+@pytest.mark.parametrize(
+    ("node", "jax_code", "tf_code"),
+    [
+        ("fix-bn-batch", 'axis_name="batch"', "synchronized=True"),
+        ("fix-loss-reduction", "jax.lax.pmean", "compute_average_loss"),
+    ],
+)
+def test_accuracy_fixes_speak_jax_to_a_jax_report(node, jax_code, tf_code):
+    from assistant.walk import all_paths
+
+    entry = KB.get("accuracy-drop")
+    path = next(dict(p) for p in all_paths(entry) if walk(entry, dict(p)).node_id == node)
+    after = " ".join(
+        s.get("after", "") for s in fix("accuracy-drop", path, framework="jax")["steps"]
+    )
+    assert jax_code in after and tf_code not in after
+    every = " ".join(s.get("after", "") for s in fix("accuracy-drop", path)["steps"])
+    assert jax_code in every and tf_code in every
