@@ -20,6 +20,12 @@ def fix(entry_id: str, answers: dict[str, str], lang: str = "en", **values: str)
     return w.to_dict(lang)
 
 
+def answers_to(entry_id: str, node: str) -> dict[str, str]:
+    """The answers of the first path through `entry_id`'s tree that ends at `node`."""
+    entry = KB.get(entry_id)
+    return next(a for a in all_paths(entry) if walk(entry, a).node_id == node)
+
+
 def commands(d: dict) -> list[str]:
     return [s["command"] for s in d["steps"] if s["kind"] == "command"]
 
@@ -343,9 +349,9 @@ def test_gcloud_snap_install():
 
 
 def test_tfrecord_conversion_writes_real_shards():
-    entry = KB.get("input-bottleneck")
-    answers = next(a for a in all_paths(entry) if walk(entry, a).node_id == "fix-tfrecord")
-    code = fix("input-bottleneck", answers)["steps"][0]["after"]
+    code = fix("input-bottleneck", answers_to("input-bottleneck", "fix-tfrecord"))["steps"][0][
+        "after"
+    ]
     assert "for i in range(NUM_SHARDS)" in code and "n % NUM_SHARDS" in code
     assert '"train-00000-of-00064.tfrecord"' not in code
     assert 'f"train-{i:05d}-of-{NUM_SHARDS:05d}.tfrecord"' in code
@@ -435,10 +441,7 @@ def test_a_missing_op_leads_pytorch_and_jax_to_their_own_fixes():
 def test_commands_have_framework_variants_too():
     """tpu-connection's restart ends with a device check: the person's stack's one-liner, or all
     three when the stack is unknown."""
-    from assistant.walk import all_paths
-
-    entry = KB.get("tpu-connection")
-    path = next(dict(p) for p in all_paths(entry) if walk(entry, dict(p)).node_id == "restart")
+    path = answers_to("tpu-connection", "restart")
 
     def checks(**values: str) -> list[str]:
         steps = fix("tpu-connection", path, **values)["steps"]
@@ -456,10 +459,7 @@ def test_commands_have_framework_variants_too():
     ],
 )
 def test_accuracy_fixes_speak_jax_to_a_jax_report(node, jax_code, tf_code):
-    from assistant.walk import all_paths
-
-    entry = KB.get("accuracy-drop")
-    path = next(dict(p) for p in all_paths(entry) if walk(entry, dict(p)).node_id == node)
+    path = answers_to("accuracy-drop", node)
     after = " ".join(
         s.get("after", "") for s in fix("accuracy-drop", path, framework="jax")["steps"]
     )
