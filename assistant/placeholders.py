@@ -53,6 +53,11 @@ KNOWN: dict[str, Placeholder] = {
         ),
         Placeholder("vm_name", _RESOURCE, "Compute Engine VM name"),
         Placeholder(
+            "framework_version",
+            r"[0-9]+(?:\.[0-9]+){1,3}(?:(?:a|b|rc|\.dev|\.post)[0-9]+)?",
+            "Framework release that last worked, e.g. 2.5.1 or 0.4.30",
+        ),
+        Placeholder(
             "runtime_version",
             r"[a-z0-9][a-z0-9._-]{0,62}",
             "TPU software version, e.g. tpu-ubuntu2204-base",

@@ -200,6 +200,41 @@ def test_preempted_tpu_is_recreated_or_queued():
     assert any("queued-resources create" in c for c in cmds)
 
 
+READY_BUT_CHECK_FAILS = {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
+
+
+@pytest.mark.parametrize(
+    ("framework", "version", "install"),
+    [
+        ("jax", "0.4.30", 'pip install -U "jax[tpu]==0.4.30" -f '),
+        ("pytorch", "2.5.1", 'pip install "torch==2.5.1" "torch_xla[tpu]==2.5.1" -f '),
+    ],
+)
+def test_a_device_check_broken_by_an_upgrade_pins_a_matching_pair(framework, version, install):
+    """The device check fails right after a nightly or a pip upgrade: the framework and its TPU
+    library are out of step, so the fix lists the versions and installs one matching release of
+    the person's own stack; nothing restarts the TPU."""
+    answers = {**READY_BUT_CHECK_FAILS, "smoke-test": "after-upgrade"}
+    for lang in ("en", "pt"):
+        d = fix("tpu-connection", answers, lang, framework=framework, framework_version=version)
+        assert d["node"] == "versions"
+        cmds = commands(d)
+        assert cmds[0].startswith("pip list") and "value(runtimeVersion)" in cmds[1]
+        installs = [c for c in cmds if c.startswith("pip install")]
+        assert len(installs) == 1 and installs[0].startswith(install)
+        assert not any(" stop " in c or " start " in c for c in cmds)
+    unknown = commands(fix("tpu-connection", answers))
+    assert sum(c.startswith("pip install") for c in unknown) == 2
+    assert any("tpu-vm versions list" in c for c in unknown)  # TensorFlow: the runtime version
+
+
+def test_a_framework_version_is_a_release_number_only():
+    assert placeholders.validate_value("framework_version", "2.6.0.dev20241107")
+    for bad in ("latest", "2.5.1; rm -rf ~", "2.5.1 torchvision==0.20"):
+        with pytest.raises(placeholders.PlaceholderError):
+            placeholders.validate_value("framework_version", bad)
+
+
 def test_smoke_test_question_shows_the_device_checks():
     w = walk(
         KB.get("tpu-connection"), {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
