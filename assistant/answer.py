@@ -106,6 +106,11 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
             t(note_lang, "note.outside.program", **outside),
             t(lang, "answer.note_outside.program", **outside),
         )
+    if outside["kind"] == "regression":
+        return (
+            t(note_lang, "note.outside.regression", **outside),
+            t(lang, "answer.note_outside.regression", **outside),
+        )
     if outside["kind"] == "capacity":
         return (
             t(note_lang, "note.outside.capacity", **outside),

@@ -190,6 +190,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.regression": (
+        "line {line} says the problem began with a new release (“{text}”), a regression or a "
+        "version mismatch that the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o problema começou com uma versão nova (“{text}”), uma regressão "
+        "ou uma incompatibilidade de versões que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
     "note.outside.program": (
         "line {line} says the shell cannot find a program (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
@@ -937,6 +944,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "que me baseio não cobre. Instale o framework e o runtime da TPU como um conjunto "
         "compatível (jax[tpu] e sua libtpu, torch e torch_xla da mesma versão, TensorFlow e sua "
         "versão de software da TPU) num ambiente limpo e pergunte de novo com o próximo erro.",
+    ),
+    "answer.note_outside.regression": (
+        "Line {line} says the problem began with a new release (“{text}”). Then the release is "
+        "the likely cause, a bug of it or a mismatch with its TPU library, which the guide I "
+        "answer from does not cover. Go back to the last release that worked, installed as one "
+        "matched set (jax[tpu]==VERSION; torch and torch_xla[tpu] both ==VERSION; for "
+        "TensorFlow, the TPU software version made for it), and look for an open issue in the "
+        "framework's tracker; report it there with the versions that work and those that do not.",
+        "A linha {line} diz que o problema começou com uma versão nova (“{text}”). Então a "
+        "versão é a causa provável, um bug dela ou uma incompatibilidade com a sua biblioteca da "
+        "TPU, o que o guia em que me baseio não cobre. Volte para a última versão que funcionou, "
+        "instalada como um conjunto compatível (jax[tpu]==VERSÃO; torch e torch_xla[tpu] ambos "
+        "==VERSÃO; para o TensorFlow, a versão de software da TPU feita para ele), e procure uma "
+        "issue aberta no repositório do framework; relate lá com as versões que funcionam e as "
+        "que não funcionam.",
     ),
     "answer.note_outside.program": (
         "Line {line} says the shell cannot find a program (“{text}”): it is not installed, or not "

@@ -128,7 +128,25 @@ PROGRAM = [
     "zsh: command not found: gcloud",
     "'gcloud' is not recognized as an internal or external command,",
 ]
+REGRESSION = [
+    "Ever since I upgraded jaxlib, jax.devices() hangs on the v4-8",
+    "the TPU step time doubled after updating torch_xla to 2.6.0",
+    "after we upgraded from 0.4.25 to 0.4.26 the same config no longer fits in HBM",
+    "switching from tf-nightly 2.15.0.dev20230901 to tf-nightly 2.15.0.dev20230902 breaks "
+    "initialize_tpu_system",
+    "Today's nightly breaks xm.xla_device() on Colab",
+    "[Regression] MpDeviceLoader much slower on v5e",
+    "There is a big performance regression on TPU with the new libtpu",
+    "o treino na TPU ficou lento depois de atualizar o jax para 0.4.31",
+]
 NOT_OUTSIDE = [
+    # a change of the person's own, not of a release: a move to the TPU, their code, a question
+    "after switching to a TPU v3-8 the validation loss is worse than on my GPU",
+    "after updating my model the TPU runs out of memory at batch 64",
+    "a logistic regression model on the TPU runs out of memory",
+    "Is this a regression in libtpu? Memory doubles when d_model goes from 128 to 130",
+    "I tried the latest nightly and it still hangs at xm.xla_device()",
+    "Use the latest nightly matching your platform:",
     # the TPU's own memory called RAM: hbm-oom's question, whatever the word
     "my TPU runs out of RAM as soon as the batch goes above 64",
     "v3-8 TPU out of RAM with the 1.3B model, what can I shard?",
@@ -210,6 +228,7 @@ def _outside(text: str):
         *[("compiler", x) for x in COMPILER],
         *[("scratch_memory", x) for x in SCRATCH_MEMORY],
         *[("storage_access", x) for x in STORAGE_ACCESS],
+        *[("regression", x) for x in REGRESSION],
     ],
 )
 def test_each_kind_of_problem_outside_the_guide_is_read(kind, line):
@@ -291,6 +310,14 @@ STORAGE_ACCESS_REPORT = """Checkpoints from my v5e TPU VM never reach the bucket
 Training runs fine on the v5litepod-8; at the first save Orbax fails:
 google.api_core.exceptions.Forbidden: 403 POST https://storage.googleapis.com/upload/storage/v1/b/ckpt-runs/o: tpu-trainer@ml-lab-2291.iam.gserviceaccount.com does not have storage.objects.create access to the Google Cloud Storage object.
 The bucket belongs to our data team's project.
+"""
+
+
+REGRESSION_REPORT = """v4-8 TPU VM: the device check hangs since this morning
+
+Yesterday the same container trained fine. Ever since I upgraded torch_xla to the 2.7 nightly,
+python3 -c "import torch_xla.core.xla_model as xm; print(xm.xla_device())" prints nothing and
+never returns. gcloud lists the TPU as READY. No code changes on my side.
 """
 
 
@@ -391,6 +418,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
         (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
+        (REGRESSION_REPORT, "regression", "says the problem began with a new release"),
         (SCRATCH_MEMORY_REPORT, "scratch_memory", "on-chip scratch memory"),
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
     ],

@@ -10,7 +10,8 @@ killer, "out of RAM" in the person's words), which is not the TPU's HBM, that th
 data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a DataLoader worker),
 that the compiler failed and calls it a bug of its own (`compiler`: "Please file a bug against
 XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`: "Ran out of memory
-in memory space vmem").
+in memory space vmem"), or that the problem began with a new release (`regression`: "ever since I
+upgraded jax", "new nightly breaks xla.device()").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -31,6 +32,11 @@ import re
 from typing import Any, NamedTuple
 
 _FRAMEWORK = r"(?:tensorflow|jax|jaxlib|torch|torch_xla|keras|flax|libtpu)"
+# what a person upgrades: a framework, a library over it, a nightly, "the version"
+_SOFTWARE = (
+    r"(?:tensorflow|tf|jax|jaxlib|torch|torch_xla|torch-xla|pytorch|keras|flax|libtpu|"
+    r"transformers|accelerate|nightly|version|release|vers[aã]o)"
+)
 # the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
 _INTERNAL_OP = r"(?:XRT\w+|_[A-Z]\w*)"
 
@@ -98,6 +104,28 @@ _RULES: tuple[_Rule, ...] = (
             re.I,
         ),
         _TPU_INIT_FN,
+    ),
+    _Rule(
+        # the person says the problem began with a new release of the software: an upgrade
+        # ("ever since I upgraded jax", "after updating to 0.8.1", "moving from torch==2.6.0.dev…06
+        # to …07"), a nightly that broke ("new nightly breaks xla.device()"), a regression named
+        # as such ("[Regression]", "a significant performance regression"). The cause is then the
+        # release, a bug or a mismatch of versions for its maintainers, whatever the TPU symptom
+        # looks like; the guide's fixes (restarting, padding, a smaller batch) do not reach it.
+        # Not a move to the TPU ("after switching to a TPU"), a code change ("after updating my
+        # model") nor a regression model
+        "regression",
+        re.compile(
+            r"\b(?:after|since)\s+(?:i\s+|we\s+)?(?:upgrad|updat)\w*\b[^\n.;]{0,40}?"
+            r"(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
+            r"\b(?:depois de|desde que|ap[oó]s)\s+(?:eu\s+)?atualiz\w*\b[^\n.;]{0,40}?"
+            r"(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
+            r"\b(?:moving|going|switching|upgrading|updating)\s+from\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+\S*"
+            r"\s+to\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+[\w.+]*|"
+            r"\bnightly\b[^\n.;]{0,40}?\b(?:breaks|broke|has broken|is broken)\b|"
+            r"\[regression\]|\b(?:performance|speed|throughput|memory)\s+regression\b",
+            re.I,
+        ),
     ),
     _Rule(
         # the shell has no such program: the tool itself (gcloud, a framework's launcher) is not
