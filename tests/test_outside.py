@@ -121,6 +121,9 @@ SCRATCH_MEMORY = [
     "vmem limit by 8.00M.",
     "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran "
     "out of memory in memory space smem. Used 1.02M of 1.00M smem. Exceeded smem capacity by 0.02M.",
+    # in the person's words
+    "my Pallas kernel hits a vmem OOM on v5e when block_q is 1024",
+    "I'm getting a compile-time OOM of about 2GB VMEM on a v4-8 with the long context",
 ]
 PROGRAM = [
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
@@ -146,6 +149,8 @@ NOT_OUTSIDE = [
     "a logistic regression model on the TPU runs out of memory",
     "Is this a regression in libtpu? Memory doubles when d_model goes from 128 to 130",
     "I tried the latest nightly and it still hangs at xm.xla_device()",
+    # the TPU's own memory; VMEM only named beside it
+    "HBM OOM at batch 64 on v5e; the vmem limit flag did not help",
     "Use the latest nightly matching your platform:",
     # the TPU's own memory called RAM: hbm-oom's question, whatever the word
     "my TPU runs out of RAM as soon as the batch goes above 64",

@@ -239,7 +239,10 @@ _RULES: tuple[_Rule, ...] = (
         "scratch_memory",
         re.compile(
             r"\bRan out of memory in memory space [vs]mem\b|\bexceeded scoped vmem limit\b|"
-            r"\bExceeded [vs]mem capacity\b",
+            r"\bExceeded [vs]mem capacity\b|"
+            # in the person's words ("a vmem OOM", "compilation OOM of about 1GB VMEM"): VMEM is
+            # never the HBM the memory entries are about
+            r"\bvmem\s+(?:OOM|out of memory)\b|\b(?:OOM|out of memory)\b[^\n.;]{0,30}?\bvmem\b",
             re.I,
         ),
     ),
