@@ -70,6 +70,15 @@ class Pick(Message):
         self.number = number
 
 
+class Candidate(Message):
+    """alt+1…3 as most terminals send it (ESC 1, which Textual reads as "¡", macOS's Option+1)
+    while nearest entries are shown: walk entry `number` (1-based), as the screen's alt+N does."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+
+
 class ListKey(Message):
     """A key for the list above the box: "up", "down", "select", "copy", "enter", "leave"."""
 

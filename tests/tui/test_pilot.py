@@ -185,6 +185,38 @@ async def test_abstention(make):
         assert screen.query_one(WalkView).walk is not None
 
 
+def terminal_keys(sequence: str) -> list[events.Key]:
+    """The key events Textual makes of bytes a terminal sends (its own parser)."""
+    from textual._xterm_parser import XTermParser
+
+    return [e for e in XTermParser().feed(sequence) if isinstance(e, events.Key)]
+
+
+@aio
+async def test_alt_digit_from_a_real_terminal_picks_a_nearest_entry(make):
+    """xterm, GNOME's terminal and tmux send alt+1 as ESC 1, which Textual reads as "¡" (macOS's
+    Option+1): it picks the first nearest entry, as alt+1 does; with none shown it is typed."""
+    (pound,) = terminal_keys("\x1b3")
+    assert pound.character == "£"
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.prompt.focus()
+        app.post_message(pound)  # no answer yet: just a character
+        await settle(pilot)
+        assert screen.prompt.text == "£"
+        screen.prompt.clear()
+        await type_and_send(pilot, "what is a good recipe for banana bread")
+        assert screen.turn.answer.abstained and screen.turn.entry_id is None
+        for key in terminal_keys("\x1b2"):
+            app.post_message(key)
+        await settle(pilot)
+
+        assert screen.turn.entry_id == screen.turn.answer.results[1].id
+        assert "™" not in screen.prompt.text
+
+
 # Refusals for a reason of the assistant's own, each with the hint it must show.
 OWN_REASONS = {
     "unread script": (

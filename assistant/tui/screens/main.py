@@ -441,7 +441,8 @@ class MainScreen(Screen[None]):
             kind = "commands"
         else:
             kind = "choice" if options else ""
-        self.prompt.set_list(kind, options)
+        answer = self.turn.answer if self.turn is not None else None
+        self.prompt.set_list(kind, options, len(answer.results) if answer is not None else 0)
 
     def save(self) -> None:
         if self.turn is None:
@@ -538,6 +539,10 @@ class MainScreen(Screen[None]):
             self.sync_prompt()
             return
         await self.picked(value, lists[-1].purpose)
+
+    @on(messages.Candidate)
+    async def candidate(self, message: messages.Candidate) -> None:
+        await self.action_candidate(message.number)
 
     @on(messages.ListKey)
     async def list_key(self, message: messages.ListKey) -> None:

@@ -9,11 +9,15 @@ after the keys typed behind it. Either way a burst (tmux `send-keys`, a fast typ
 without bracketed paste) comes out reordered: Enter sent the message without its last word, a
 Backspace removed the wrong character. Handled here, each key is applied before the next one.
 
-What the keys do (attributes set by the screen: `choices`, `list_kind`, `recall`; reactives bound
+What the keys do (attributes set by the screen: `choices`, `candidates`, `list_kind`, `recall`;
+reactives bound
 to the screen's: `lang`, and `mode`, what the box is waiting for, which picks its placeholder):
 
 - printable keys type into the box; Enter sends what it holds; Ctrl+J adds a new line;
 - a digit typed into an *empty* box while options are shown picks that option (`Pick`);
+- alt+1…3 from a terminal that sends ESC 1 (xterm's, GNOME's, tmux), which Textual reads as the
+  character macOS types for Option+1 ("¡", "™", "£"), walks that nearest entry while an answer
+  shows them (`Candidate`; `candidates`, set by the screen); otherwise the character is typed;
 - Ctrl+U clears the box, Ctrl+W deletes the word before the cursor;
 - Up / Down at an empty box (or while showing a recalled question) recall earlier questions;
 - PageUp / PageDown scroll the conversation (Ctrl+Home / Ctrl+End: to its top / end);
@@ -35,7 +39,7 @@ from textual.widgets import TextArea
 
 from ...strings import t
 from ..bindings import described, hidden_by_language
-from ..messages import ListKey, Pick, Scroll, Submitted
+from ..messages import Candidate, ListKey, Pick, Scroll, Submitted
 
 BIG_PASTE_LINES = 8
 BIG_PASTE_CHARS = 2000
@@ -43,6 +47,10 @@ RECALL_MAX = 100_000  # characters: a bigger earlier question is not put back in
 
 # TextArea bindings left to the screen: F6 / F7 are the screen's keys here, not "select line/all".
 _YIELDED_ACTIONS = {"select_line", "select_all"}
+
+# What Textual makes of alt+1, alt+2, alt+3 from a terminal that sends ESC 1 … ESC 3 (it reads them
+# as macOS's Option+digit characters), so a binding on "alt+1" never sees them.
+ALT_DIGITS = {"¡": 1, "™": 2, "£": 3}
 
 # What the box waits for (`mode`) -> its placeholder.
 PLACEHOLDERS = {
@@ -75,6 +83,7 @@ class PromptInput(TextArea):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
         self.choices = 0  # options a digit can pick (0: none shown)
+        self.candidates = 0  # nearest entries alt+1…3 can walk (0: no answer shown)
         self.list_kind = ""  # "choice" | "commands" | "": what Tab can enter
         self.in_list = False
         self.recall: list[str] = []  # earlier questions of the session, oldest first
@@ -98,9 +107,10 @@ class PromptInput(TextArea):
 
     # -- attributes set by the screen --------------------------------------------------------------
 
-    def set_list(self, kind: str, choices: int) -> None:
-        """What is shown above the box: the kind of list Tab enters, and options digits pick."""
-        self.list_kind, self.choices = kind, choices
+    def set_list(self, kind: str, choices: int, candidates: int = 0) -> None:
+        """What is shown above the box: the kind of list Tab enters, the options digits pick and
+        the nearest entries alt+1…3 walk."""
+        self.list_kind, self.choices, self.candidates = kind, choices, candidates
         self._leave_list()  # new content above: the list starts unselected
 
     def _enter_list(self) -> None:
@@ -168,6 +178,10 @@ class PromptInput(TextArea):
             # The question is answered: until the screen shows the next one, digits are text.
             self.choices = 0
             self.post_message(Pick(int(ch)))
+            return True
+        nearest = ALT_DIGITS.get(ch or "")
+        if nearest is not None and nearest <= self.candidates:
+            self.post_message(Candidate(nearest))
             return True
         action = self._keys.get(key)
         if action is not None:
