@@ -26,7 +26,7 @@ REAL = Path(
 
 # Cross-validated floors (abstaining counts as a miss for hit@k), on the 5-fold cross-validation
 # repeated over 5 partitions and pooled (calibrate.REPEATS). Recorded: hit@1 0.947, hit@3 0.970,
-# ranking hit@1 0.954, out-of-scope abstention 0.882, false abstention 0.030; by kind, hit@1 on
+# ranking hit@1 0.954, out-of-scope abstention 0.894, false abstention 0.030; by kind, hit@1 on
 # pasted errors 0.976 and on described symptoms 0.904; ahead of BM25 alone (0.839) by 0.108 and of
 # dense alone (0.828) by 0.119 at hit@1. The floors sit about one report under those figures or
 # under an earlier version's (hit@3 and false abstention sit on theirs since the fixture pair for
@@ -35,11 +35,12 @@ REAL = Path(
 # by a report or two either way (one report moves hit@1 by 0.011, a described symptom's share by
 # 0.037, a look-alike's 0.029), and hit@3 sits on its floor (q024, the sequence-padding
 # question, and q045, in Chinese, are refused in every partition). Out-of-scope abstention's floor
-# is also at the 0.870 that 12 partitions give. Until the estimate was pooled the floors sat under one partition's
+# is at the 0.880 that 12 partitions give (0.870 until a report that says its problem began with a
+# new release was read as outside the guide). Until the estimate was pooled the floors sat under one partition's
 # figures, which other partitions of the same data and code put 0.01-0.03 lower: such a floor
 # failed on which reports shared a fold, not on the change under test. The lead over each channel
 # alone is the issue's target, 0.10 (0.08 until BM25's k1 was chosen on the written fixtures).
-FLOORS = {"hit1": 0.93, "hit3": 0.97, "oos_abstention": 0.87, "hit1_ranking": 0.94}
+FLOORS = {"hit1": 0.93, "hit3": 0.97, "oos_abstention": 0.88, "hit1_ranking": 0.94}
 KIND_FLOORS = {"error": 0.94, "symptom": 0.85}
 CEILINGS = {"false_abstention": 0.03}
 BASELINE_LEAD = 0.10  # cross-validated hit@1 over each single channel's (0.108 over BM25 now)
