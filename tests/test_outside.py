@@ -141,11 +141,14 @@ REGRESSION = [
     "[Regression] MpDeviceLoader much slower on v5e",
     "There is a big performance regression on TPU with the new libtpu",
     "o treino na TPU ficou lento depois de atualizar o jax para 0.4.31",
+    "since the upgrade to jax 0.4.31 every compile of the train step runs out of HBM",
+    "desde a atualização do torch_xla o xm.xla_device() não responde",
 ]
 NOT_OUTSIDE = [
     # a change of the person's own, not of a release: a move to the TPU, their code, a question
     "after switching to a TPU v3-8 the validation loss is worse than on my GPU",
     "after updating my model the TPU runs out of memory at batch 64",
+    "after the update of the data pipeline the TPU sits idle half of each step",
     "a logistic regression model on the TPU runs out of memory",
     "Is this a regression in libtpu? Memory doubles when d_model goes from 128 to 130",
     "I tried the latest nightly and it still hangs at xm.xla_device()",
