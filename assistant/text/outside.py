@@ -118,8 +118,8 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\b(?:after|since)\s+(?:i\s+|we\s+|the\s+|an?\s+|our\s+|my\s+)?(?:upgrad|updat)\w*\b"
             r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
-            r"\b(?:depois d[ae]|desde (?:que|a)|ap[oó]s(?: a)?)\s+(?:eu\s+)?atualiz\w*\b[^\n.;]{0,40}?"
-            r"(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
+            r"\b(?:depois d[ae]|desde (?:que|a)|ap[oó]s(?: a)?)\s+(?:eu\s+)?atualiz\w*\b"
+            r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
             r"\b(?:moving|going|switching|upgrading|updating)\s+from\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+\S*"
             r"\s+to\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+[\w.+]*|"
             r"\bnightly\b[^\n.;]{0,40}?\b(?:breaks|broke|has broken|is broken)\b|"
