@@ -11,6 +11,7 @@ from assistant.cli.output import answer_text
 from assistant.text.normalize import normalize
 from assistant.text.outside import KINDS, read_outside
 from assistant.text.parse import parse
+from assistant.walk import walk
 
 INSTALL = [
     # a dataset op of the client's newer release that the TPU host's TensorFlow does not have
@@ -143,6 +144,8 @@ REGRESSION = [
     "o treino na TPU ficou lento depois de atualizar o jax para 0.4.31",
     "since the upgrade to jax 0.4.31 every compile of the train step runs out of HBM",
     "desde a atualização do torch_xla o xm.xla_device() não responde",
+    "I upgraded torch_xla from 2.6.0 to 2.7.0 and the device check hangs",
+    "atualizei o jax de 0.4.25 pra 0.4.31 e o treino não cabe mais na HBM",
 ]
 NOT_OUTSIDE = [
     # a change of the person's own, not of a release: a move to the TPU, their code, a question
@@ -440,6 +443,25 @@ def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kin
     assert "No confident match" in shown and note in shown.split("No confident match")[1]
     # the nearest entries come without the model's confidences, which would contradict the refusal
     assert "confidence" not in shown
+
+
+def test_a_regression_is_walked_back_to_the_release_the_report_names(engine):
+    """The release the report upgraded from fills the version the fix goes back to."""
+    report = (
+        "v4-8: xm.xla_device() never returns\n\n"
+        "I upgraded torch_xla from 2.6.0 to 2.7.0 this morning and the device check hangs.\n"
+    )
+    answer = engine.ask(report)
+    assert answer.abstained and answer.facts.outside["kind"] == "regression"
+    assert answer.values["framework_version"] == "2.6.0"
+    answers = {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
+    answers["smoke-test"] = "after-upgrade"
+    fix = walk(engine.kb.get("tpu-connection"), answers, overrides=answer.values).to_dict("en")
+    installs = [s["command"] for s in fix["steps"] if s.get("command", "").startswith("pip i")]
+    assert installs == [
+        'pip install "torch==2.6.0" "torch_xla[tpu]==2.6.0" -f '
+        "https://storage.googleapis.com/libtpu-releases/index.html"
+    ]
 
 
 def test_a_specific_signature_still_answers_beside_such_a_line(engine):

@@ -334,3 +334,39 @@ def test_tpu_generation_is_not_a_software_version():
     )
     assert parse("Keras v3 on a TPU v4 VM").tpu_generation == "v4"
     assert parse("the job runs on TPU v3.").tpu_generation == "v3"
+
+
+@pytest.mark.parametrize(
+    ("text", "framework", "version"),
+    [
+        ("I upgraded jax from 0.4.25 to 0.4.26 and now jax.devices() hangs", "jax", "0.4.25"),
+        (
+            "moving from torch==2.6.0.dev20241106+cpu to torch==2.6.0.dev20241107, torch_xla "
+            "takes 2.5x the HBM",
+            "pytorch",
+            "2.6.0.dev20241106",
+        ),
+        ("works fine with torch_xla 2.4 but not 2.5 on my v4-8", "pytorch", "2.4"),
+        ("Atualizei o jax de 0.4.25 pra 0.4.31 e agora dá RESOURCE_EXHAUSTED", "jax", "0.4.25"),
+    ],
+)
+def test_the_release_that_last_worked_fills_the_version_to_go_back_to(text, framework, version):
+    facts = parse(normalize(text))
+    assert facts.previous_release == {"framework": framework, "version": version}
+    assert facts.values()["framework_version"] == version
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a version number without a framework: some other library's release
+        "after upgrading from 0.8.0 to 0.8.1 the multislice job hangs with jax",
+        # the release of one framework while another is named too: which install it pins is unsure
+        "upgraded jax from 0.4.25 to 0.4.26; torch is also installed in the image",
+        # a version in use, not one left behind
+        "I use TF 2.3 to train my model on a TPU",
+        "jax 0.4.30 on a v5e-8: the train step recompiles at every batch",
+    ],
+)
+def test_no_version_to_go_back_to_unless_the_report_says_which_worked(text):
+    assert "framework_version" not in parse(normalize(text)).values()

@@ -120,6 +120,9 @@ _RULES: tuple[_Rule, ...] = (
             r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
             r"\b(?:depois d[ae]|desde (?:que|a)|ap[oó]s(?: a)?)\s+(?:eu\s+)?atualiz\w*\b"
             r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
+            r"\b(?:upgrad|updat|atualiz)\w*\s+(?:the\s+|my\s+|our\s+|o\s+|a\s+)?(?:"
+            + _SOFTWARE
+            + r")\s+(?:from|de)\s+\S*\d+\.\d+|"
             r"\b(?:moving|going|switching|upgrading|updating)\s+from\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+\S*"
             r"\s+to\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+[\w.+]*|"
             r"\bnightly\b[^\n.;]{0,40}?\b(?:breaks|broke|has broken|is broken)\b|"

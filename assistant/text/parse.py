@@ -186,8 +186,7 @@ class Facts:
     # a key line naming a problem the guide does not cover — the software could not be installed or
     # loaded, no such program, no capacity or quota, a local path given to the TPU, the host's own
     # RAM, a NaN loss, a compiler bug:
-    # {"kind": "install" | "program" | "capacity" | "storage" | "host_memory" |
-    # "numerics" | "compiler", "text", "line"}
+    # {"kind": one of `text.outside.KINDS`, "text", "line"}
     # (see `text.outside`)
     outside: dict[str, Any] | None = None
     # a short input that names the setup but no problem ("jax on tpu", "TPU error"; see
@@ -196,6 +195,9 @@ class Facts:
     # a short input that says only that a run is slow ("TPU slow", "treino lento na TPU"; see
     # `text.vague`): the assistant asks for the profile's figures instead of picking one cause
     slow_only: bool = False
+    # the framework release the report says last worked ({"framework", "version"}): what a
+    # regression's fix goes back to
+    previous_release: dict[str, str] | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
     truncated: bool = False
@@ -217,7 +219,54 @@ class Facts:
             out["framework"] = self.frameworks[0]
         if self.batch_size:
             out["batch_size"] = str(self.batch_size)
+        previous = self.previous_release
+        if previous and self.frameworks == [previous["framework"]]:
+            with contextlib.suppress(placeholders.PlaceholderError):
+                out["framework_version"] = placeholders.validate_value(
+                    "framework_version", previous["version"]
+                )
         return out
+
+
+# The release the report says last worked: "upgraded jax from 0.4.25 to 0.4.26", "moving from
+# torch==2.6.0.dev20241106 to …07", "works with torch_xla 2.4 but not 2.5", "atualizei o jax de
+# 0.4.25 pra 0.4.31". Kept with the framework it belongs to: it fills `{framework_version}` (the
+# release to go back to) only when that is the one framework the report names, so a version of
+# some other library never lands in `jax[tpu]==…`. libtpu's own numbers are not a framework's.
+_RELEASE = r"(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.dev|\.post)\d+)?)"
+_FRAMEWORK_WORD = r"(jaxlib|jax|torch_xla|torch-xla|torch|pytorch|tensorflow|tf)"
+_TO = r"[\w.+]*\s+(?:to|->|→|para|pra)\s"
+_PREVIOUS_RELEASE = (
+    re.compile(rf"\b(?:from|de)\s+{_FRAMEWORK_WORD}\s*(?:==|\s)\s*v?{_RELEASE}{_TO}", re.I),
+    re.compile(
+        rf"\b(?:upgrad|updat|atualiz)\w*\s+(?:o\s+|the\s+|my\s+)?{_FRAMEWORK_WORD}\s+"
+        rf"(?:from|de)\s+v?{_RELEASE}{_TO}",
+        re.I,
+    ),
+    re.compile(
+        rf"\bwork\w*\s+(?:fine\s+|well\s+)?(?:with|on|in)\s+{_FRAMEWORK_WORD}\s*(?:==|\s)\s*"
+        rf"v?{_RELEASE}[\w.+]*,?\s+but\s+not\b",
+        re.I,
+    ),
+)
+_FRAMEWORK_OF = {
+    "jax": "jax",
+    "jaxlib": "jax",
+    "torch": "pytorch",
+    "torch_xla": "pytorch",
+    "torch-xla": "pytorch",
+    "pytorch": "pytorch",
+    "tensorflow": "tensorflow",
+    "tf": "tensorflow",
+}
+
+
+def _previous_release(text: str) -> dict[str, str] | None:
+    for rx in _PREVIOUS_RELEASE:
+        m = rx.search(text)
+        if m:
+            return {"framework": _FRAMEWORK_OF[m.group(1).lower()], "version": m.group(2)}
+    return None
 
 
 def _tpu_generation(text: str) -> str | None:
@@ -491,6 +540,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     m = _BATCH.search(scan)
     if m:
         facts.batch_size = int(m.group(1))
+    facts.previous_release = _previous_release(scan)
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan).to_dict()
     outside_lines = facts.key_lines
