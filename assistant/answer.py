@@ -178,6 +178,7 @@ _PLAIN_NOTES = (
     "note.no_match",
     "note.signatures_only",
     "note.lookalike_error",
+    "note.off_topic",
 )
 
 
@@ -196,9 +197,9 @@ def shown_notes(notes: list[str], facts: Facts, lang: str, refusal: str | None) 
     if own and own_shown:
         shown[own[0]] = own_shown[0]
         restated.append(own[0])
-    lookalike = t("en", "note.lookalike_error")
-    if lookalike in notes:
-        restated.append(lookalike)
+    for key in ("note.lookalike_error", "note.off_topic"):
+        if t("en", key) in notes:
+            restated.append(t("en", key))
     said = set(restated) if refusal else set()
     return [shown.get(note, note) for note in notes if note not in said]
 
@@ -226,13 +227,16 @@ def context_hint(facts: Facts, lang: str) -> str | None:
 def refusal_note(answer: Answer, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own: those of the
     facts (`abstention_note`), or an error the engine caught as a known look-alike of an entry
-    (`decide.lookalike_error`, said by the answer's notes), or an entry one of its look-alike
+    (`decide.lookalike_error`, said by the answer's notes), or a short input close in meaning to
+    no entry (`decide.off_topic`, the same), or an entry one of its look-alike
     patterns set aside (`Answer.set_aside`). None when none applies."""
     if not answer.abstained:
         return None
     note = abstention_note(answer.facts, lang)
     if note is None and t("en", "note.lookalike_error") in answer.notes:
         note = t(lang, "answer.note_lookalike")
+    if note is None and t("en", "note.off_topic") in answer.notes:
+        note = t(lang, "answer.note_off_topic")
     if note is None and answer.set_aside:
         note = t(lang, "answer.note_set_aside", **answer.set_aside)
     return note

@@ -37,7 +37,9 @@ confidence scaled by their odds against it under the listwise ranking model
 An input mostly in a script nothing here reads is abstained on unless a specific signature
 settled it (`unread`); so is a report whose decisive line names a problem the guide does not cover:
 installing the software, TPU capacity or quota, a local path given to the TPU, a NaN loss
-(`outside_guide`).
+(`outside_guide`); so is a short input whose meaning is close to none of its answer's texts, with
+no signature or profile figure to go on (`off_topic`: "what is the difference between v5e and
+v5p?").
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
@@ -57,6 +59,7 @@ from .retrieval.dense import dense_scaled
 from .retrieval.fusion import FEATURES as RANK_FEATURES
 from .retrieval.fusion import Evidence, Scored, channel_features, fuse
 from .text.domain import stack_only
+from .text.parse import SHORT_INPUT_WORDS
 
 if TYPE_CHECKING:
     from .engine import Retrieval
@@ -223,6 +226,8 @@ class Ranked:
     # after a refusal: the entry a look-alike pattern set aside, which would have come first
     # without it (`set_aside`)
     set_aside: str | None = None
+    # refused because a short input is close in meaning to no entry (`off_topic`)
+    off_topic: bool = False
 
 
 def settled(scored: Scored) -> bool:
@@ -280,8 +285,9 @@ def rank(
         or outside_guide(retrieval, top)
         or vague_input(retrieval, top)
     )
+    off = not abstain and off_topic(retrieval, top)
     aside = set_aside(retrieval.evidence, params) if abstain and not lookalike else None
-    return Ranked(entries, abstain, neighbours, lookalike, aside)
+    return Ranked(entries, abstain or off, neighbours, lookalike, aside, off)
 
 
 def lookalike_error(evidence: dict[str, Evidence]) -> bool:
@@ -340,6 +346,32 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     confidence model has next to nothing to learn this from: none of the real reports it is
     fitted on has such a line."""
     return bool(retrieval.facts.outside) and not settled(top)
+
+
+# MiniLM's cosine between two texts about different things is about 0.1-0.3, and a question and
+# the symptom it describes in other words reach 0.5 and more; under this the answer's entry is at
+# most loosely related in meaning to the input.
+RELATED_COSINE = 0.45
+
+
+def off_topic(retrieval: Retrieval, top: Scored) -> bool:
+    """A short input (one question or remark: SHORT_INPUT_WORDS words at most), with no
+    specific signature and no profile figures, whose meaning is close to none of the answer's
+    entry's texts (best cosine under RELATED_COSINE): the few words it shares with the entry (a TPU
+    type, a number, "per") are not what it asks about. "What is the difference between v5e and
+    v5p?" shares the generations with the HBM table of hbm-oom, "can I use a TPU v4 with Docker?"
+    a word with gcloud's component manager; the confidence model, whose out-of-scope training
+    inputs name no TPU, answered both with confidence. Short questions about an entry's own problem
+    reach 0.5 and more ("how do I see libtpu logs?", "my jax jit keeps recompiling"). The
+    assistant abstains and says what it covers (the answer's notes)."""
+    facts = retrieval.facts
+    return (
+        retrieval.used_dense
+        and facts.words <= SHORT_INPUT_WORDS
+        and not facts.profile
+        and not settled(top)
+        and top.evidence.dense < RELATED_COSINE
+    )
 
 
 def vague_input(retrieval: Retrieval, top: Scored) -> bool:

@@ -310,6 +310,8 @@ class Engine:
             notes.append(own[0])
         elif ranked.lookalike:
             notes.append(t("en", "note.lookalike_error"))
+        elif ranked.off_topic:
+            notes.append(t("en", "note.off_topic"))
         results: list[Result] = []
         for s, conf in ranked.entries:
             neighbour_of = results[0].title if s.entry_id in ranked.neighbours else None

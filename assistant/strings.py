@@ -252,6 +252,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um problema numérico (“{text}”), que o guia de solução de problemas "
         "por trás do tpu-assist não cobre",
     ),
+    "note.off_topic": (
+        "the input is short and close in meaning to no entry: the few words it shares with them "
+        "are not what it asks about",
+        "a entrada é curta e não se parece em sentido com nenhuma entrada: as poucas palavras que "
+        "tem em comum com elas não são o que ela pergunta",
+    ),
     "note.lookalike_error": (
         "the report's error is a known look-alike of an entry's error message (a pattern that "
         "entry lists as another problem), and no other entry's error message is in it",
@@ -920,6 +926,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "de vmem ao lado de um de HBM, falta de memória numa GPU), e nenhum erro de outra entrada "
         "aparece nele. Provavelmente é um problema que o guia por trás do tpu-assist não cobre; "
         "as entradas acima só compartilham palavras com ele.",
+    ),
+    "answer.note_off_topic": (
+        "Your question is close in meaning to none of the problems I know; the entries above "
+        "only share a few words with it (a TPU type, a number). I cover what goes wrong while "
+        "training on Cloud TPU: errors, hangs, memory, speed, accuracy and reaching the TPU. If "
+        "that is what you have, paste the error or describe what happens.",
+        "A sua pergunta não se parece em sentido com nenhum dos problemas que conheço; as "
+        "entradas acima só têm algumas palavras em comum com ela (um tipo de TPU, um número). "
+        "Cubro o que dá errado ao treinar na Cloud TPU: erros, travamentos, memória, velocidade, "
+        "acurácia e acesso à TPU. Se é isso que você tem, cole o erro ou descreva o que acontece.",
     ),
     "answer.note_vague": (
         "That tells me the setup, not what goes wrong. Paste the error message or the last lines "

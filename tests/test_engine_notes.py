@@ -193,3 +193,42 @@ def test_the_export_of_a_look_alike_refusal_gives_the_reason_not_confidences(eng
         match = md.split(t(lang, "answer.none"), 1)[1]
         assert t(lang, "answer.note_lookalike") in match
         assert "%" not in match.split("\n\n", 2)[1]  # the nearest entries, without confidences
+
+
+OFF_TOPIC = t("en", "note.off_topic")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is the difference between v5e and v5p?",
+        "can I use a TPU v4 with Docker containers?",
+        "Checkpointing with orbax on a v5p-128 takes 20 minutes per save",
+        "how to mount a GCS bucket with gcsfuse on a TPU VM",
+    ],
+)
+def test_a_short_question_close_in_meaning_to_no_entry_is_refused_and_says_why(engine, text):
+    """It shares a TPU type, a number or "per" with an entry, which the confidence model (whose
+    out-of-scope training inputs name no TPU) took for a match: "v5e and v5p" was hbm-oom at 83%."""
+    a = engine.ask(text)
+    assert a.abstained and a.notes == [OFF_TOPIC], (a.results[0].id, a.results[0].confidence)
+    for lang in ("en", "pt"):
+        refusal = refusal_note(a, lang)
+        assert refusal == t(lang, "answer.note_off_topic")
+        assert shown_notes(a.notes, a.facts, lang, refusal) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("how do I see libtpu logs?", "debug-logs"),
+        ("my jax jit keeps recompiling every step", "dynamic-shape"),
+        ("how do I profile my TPU program?", "op-profiling"),
+        ("torch_xla op not lowered falls back to cpu", "op-unavailable"),
+        ("is bfloat16 why my TPU loss is worse?", "accuracy-drop"),
+        ("o lote de 16 por núcleo deixa a TPU ociosa?", "small-batch"),
+    ],
+)
+def test_a_short_question_about_an_entrys_problem_is_answered(engine, text, entry):
+    a = engine.ask(text)
+    assert not a.abstained and a.results[0].id == entry and OFF_TOPIC not in a.notes

@@ -7,6 +7,7 @@ matters rather than by its noise. Every fact is plain data (the `facts` of `ask 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -200,6 +201,8 @@ class Facts:
     previous_release: dict[str, str] | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
     line_count: int = 0
+    # words of the input, counted up to SHORT_INPUT_WORDS + 1 (more: a longer input)
+    words: int = 0
     truncated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -267,6 +270,11 @@ def _previous_release(text: str) -> dict[str, str] | None:
         if m:
             return {"framework": _FRAMEWORK_OF[m.group(1).lower()], "version": m.group(2)}
     return None
+
+
+# A short input: one question or remark, which says what it asks about in a few words.
+SHORT_INPUT_WORDS = 15
+_WORD_RUN = re.compile(r"\S+")
 
 
 def _tpu_generation(text: str) -> str | None:
@@ -553,6 +561,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)
+    facts.words = sum(1 for _ in itertools.islice(_WORD_RUN.finditer(text), SHORT_INPUT_WORDS + 1))
     # a slow GPU run ("slower on the A100 than on the T4") gets the context gate's hint instead
     gated = bool(facts.context.get("gate"))
     facts.slow_only = not facts.profile and not gated and says_only_slow(text)
