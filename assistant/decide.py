@@ -351,7 +351,7 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
 # MiniLM's cosine between two texts about different things is about 0.1-0.3, and a question and
 # the symptom it describes in other words reach 0.5 and more; under this the answer's entry is at
 # most loosely related in meaning to the input.
-RELATED_COSINE = 0.45
+RELATED_COSINE = 0.43
 
 
 def off_topic(retrieval: Retrieval, top: Scored) -> bool:

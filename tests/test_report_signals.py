@@ -345,6 +345,11 @@ def test_context_gate():
         "python xla_spawn.py --num_cores 8 run_glue.py hangs",
     ):
         assert read_context(api).tpu, api
+    # the generations whose bare names mean nothing else; a bare v2, v3 or v4 can be a version
+    for named in ("my flax model does worse on v5e than on my A100", "a v6e slice", "Trillium"):
+        assert read_context(named).tpu and read_context(named).gate is None, named
+    for version in ("YOLO v4 training is slow", "TF v2 API", "the v3 model card"):
+        assert not read_context(version).tpu, version
     on_gpu = (
         "GPU_NUM_DEVICES=1 python test_train_mp_mnist.py is slower with torch_xla than with cuda",
         "PJRT_DEVICE=CUDA python train.py; device = xm.xla_device() on my RTX 4090",

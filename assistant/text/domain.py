@@ -45,6 +45,9 @@ _TPU_NAMES = (
     r"cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|pjrt_device=tpu|tpu\.googleapis\.com|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
+    # the generations whose bare names mean nothing else (a bare v2, v3 or v4 can be a model's
+    # or a library's version)
+    r"v5e|v5p|v6e|v5litepod|v5lite|trillium|"
     # APIs that exist only for TPUs: TPUConfig's host loop, the TPU-era optimizer wrapper,
     # Hugging Face's TPU launcher
     r"iterations_per_loop|crossshardoptimizer|xla_spawn(?:\.py)?|"
