@@ -346,7 +346,8 @@ def test_context_gate():
     ):
         assert read_context(api).tpu, api
     # the generations whose bare names mean nothing else; a bare v2, v3 or v4 can be a version
-    for named in ("my flax model does worse on v5e than on my A100", "a v6e slice", "Trillium"):
+    named_tpu = ("my flax model does worse on v5e than on my A100", "a v6e slice", "Trillium")
+    for named in (*named_tpu, "a queued resource fails with 403 from a Compute Engine VM"):
         assert read_context(named).tpu and read_context(named).gate is None, named
     for version in ("YOLO v4 training is slow", "TF v2 API", "the v3 model card"):
         assert not read_context(version).tpu, version

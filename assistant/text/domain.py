@@ -48,6 +48,8 @@ _TPU_NAMES = (
     # the generations whose bare names mean nothing else (a bare v2, v3 or v4 can be a model's
     # or a library's version)
     r"v5e|v5p|v6e|v5litepod|v5lite|trillium|"
+    # Cloud TPU's own way to ask for capacity (`gcloud compute tpus queued-resources`)
+    r"queued[ _-]resources?|"
     # APIs that exist only for TPUs: TPUConfig's host loop, the TPU-era optimizer wrapper,
     # Hugging Face's TPU launcher
     r"iterations_per_loop|crossshardoptimizer|xla_spawn(?:\.py)?|"
