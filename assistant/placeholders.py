@@ -11,7 +11,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from .text.ids import PROJECT_ID
+from .text.ids import PROJECT_ID, RELEASE
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ KNOWN: dict[str, Placeholder] = {
         Placeholder("vm_name", _RESOURCE, "Compute Engine VM name"),
         Placeholder(
             "framework_version",
-            r"[0-9]+(?:\.[0-9]+){1,3}(?:(?:a|b|rc|\.dev|\.post)[0-9]+)?",
+            RELEASE,
             "Framework release that last worked, e.g. 2.5.1 or 0.4.30",
         ),
         Placeholder(

@@ -37,6 +37,8 @@ _SOFTWARE = (
     r"(?:tensorflow|tf|jax|jaxlib|torch|torch_xla|torch-xla|pytorch|keras|flax|libtpu|"
     r"transformers|accelerate|nightly|version|release|vers[aã]o)"
 )
+# ...named within a few words of the upgrade ("after upgrading jax", "since the update to 0.4.31")
+_SOFTWARE_OR_VERSION = r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)"
 # the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
 _INTERNAL_OP = r"(?:XRT\w+|_[A-Z]\w*)"
 
@@ -117,9 +119,10 @@ _RULES: tuple[_Rule, ...] = (
         "regression",
         re.compile(
             r"\b(?:after|since)\s+(?:i\s+|we\s+|the\s+|an?\s+|our\s+|my\s+)?(?:upgrad|updat)\w*\b"
-            r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
-            r"\b(?:depois d[ae]|desde (?:que|a)|ap[oó]s(?: a)?)\s+(?:eu\s+)?atualiz\w*\b"
-            r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)|"
+            + _SOFTWARE_OR_VERSION
+            + r"|\b(?:depois d[ae]|desde (?:que|a)|ap[oó]s(?: a)?)\s+(?:eu\s+)?atualiz\w*\b"
+            + _SOFTWARE_OR_VERSION
+            + r"|"
             r"\b(?:upgrad|updat|atualiz)\w*\s+(?:the\s+|my\s+|our\s+|o\s+|a\s+)?(?:"
             + _SOFTWARE
             + r")\s+(?:from|de)\s+\S*\d+\.\d+|"

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import placeholders
 from .domain import absent_backend_probe, read_context
-from .ids import ACCELERATOR_TYPE, PROJECT_ID
+from .ids import ACCELERATOR_TYPE, PROJECT_ID, RELEASE
 from .normalize import Normalized, normalize
 from .outside import read_outside
 from .profile import read_profile
@@ -236,7 +236,7 @@ class Facts:
 # 0.4.25 pra 0.4.31". Kept with the framework it belongs to: it fills `{framework_version}` (the
 # release to go back to) only when that is the one framework the report names, so a version of
 # some other library never lands in `jax[tpu]==…`. libtpu's own numbers are not a framework's.
-_RELEASE = r"(\d+(?:\.\d+){1,3}(?:(?:a|b|rc|\.dev|\.post)\d+)?)"
+_RELEASE = f"({RELEASE})"
 _FRAMEWORK_WORD = r"(jaxlib|jax|torch_xla|torch-xla|torch|pytorch|tensorflow|tf)"
 _TO = r"[\w.+]*\s+(?:to|->|→|para|pra)\s"
 _PREVIOUS_RELEASE = (
