@@ -369,6 +369,17 @@ def test_context_gate():
     assert read_context("- CUDA/cuDNN version: CUDA 11.2, cuDNN 8").gate == "device"
     assert read_context("- Is GPU used? (yes/no): yes").gate == "device"
     assert read_context("jax on 8x A800 80GB runs out of memory").gate == "device"
+    # a TPU named only among accelerator kinds is not one the report ran on ...
+    for kinds in (
+        "jnp.dot is slower on my GPU than on the CPU; NumPy uses no GPU or TPU acceleration",
+        "the same NaN shows up on CPU/GPU/TPU alike, here on a GTX 1080",
+        "does this layer support GPUs and TPUs? On my T4 it fails",
+    ):
+        assert read_context(kinds).gate == "device", kinds
+    # ... a TPU named on its own still is, and so is a list of kinds with no other device named
+    assert read_context("fine on GPU or CPU, but on the v3-8 TPU it fails").gate is None
+    assert read_context("it fails on the TPU, and on GPU or TPU alike in Colab").gate is None
+    assert read_context("should this run on TPU or CPU?").tpu
     assert read_context("my model trains slowly").gate is None
     # identifiers that carry TPU: JAX's device list, TensorFlow's TPU ops and layers
     assert read_context("jax.devices(): [TpuDevice(id=0, process_index=0)]").tpu == ["tpudevice"]

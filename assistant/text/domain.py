@@ -216,10 +216,31 @@ def _without_absent_backends(text: str) -> str:
     return text
 
 
+# TPU named only as one of a list of accelerator kinds ("GPU or TPU", "CPU/GPU/TPU", "GPUs and
+# TPUs"): a sentence about accelerators in general ("NumPy uses no GPU or TPU", "runs on GPU and
+# TPU alike"), not a TPU the report ran on. A TPU named elsewhere in the input still counts.
+_ACCELERATOR_KIND = r"(?:[CGT]PUs?)"
+_ACCELERATOR_LIST = re.compile(
+    rf"\b{_ACCELERATOR_KIND}(?:\s*(?:/|,|\bor\b|\band\b|&)\s*{_ACCELERATOR_KIND}){{1,3}}\b", re.I
+)
+
+
+def _without_accelerator_lists(text: str) -> str:
+    """`text` less the lists of accelerator kinds that name a TPU beside a GPU or CPU."""
+
+    def drop(m: re.Match[str]) -> str:
+        kinds = {k[0].upper() for k in re.findall(r"[CGT]PU", m.group(0), re.I)}
+        return " " if "T" in kinds and len(kinds) > 1 else m.group(0)
+
+    return _ACCELERATOR_LIST.sub(drop, text)
+
+
 def read_context(text: str) -> Context:
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     tpu_text = _NOT_CLOUD_TPU.sub(" ", text) if device else text
+    if device:
+        tpu_text = _without_accelerator_lists(tpu_text)
     evidence = _TPU_EVIDENCE
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
