@@ -146,6 +146,9 @@ REGRESSION = [
     "desde a atualização do torch_xla o xm.xla_device() não responde",
     "I upgraded torch_xla from 2.6.0 to 2.7.0 and the device check hangs",
     "atualizei o jax de 0.4.25 pra 0.4.31 e o treino não cabe mais na HBM",
+    "[Bug] Trainer's TPU support is broken on `v4.46.0` and up",
+    "xla_device() broken since 2.3 on the v4-8",
+    "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
     # a change of the person's own, not of a release: a move to the TPU, their code, a question
@@ -154,6 +157,8 @@ NOT_OUTSIDE = [
     "after the update of the data pipeline the TPU sits idle half of each step",
     "a logistic regression model on the TPU runs out of memory",
     "Is this a regression in libtpu? Memory doubles when d_model goes from 128 to 130",
+    "the run is broken on v4-8 but fine on v3-8",
+    "a linear regression with the latest version of my data still OOMs on the TPU",
     "I tried the latest nightly and it still hangs at xm.xla_device()",
     # the TPU's own memory; VMEM only named beside it
     "HBM OOM at batch 64 on v5e; the vmem limit flag did not help",

@@ -129,7 +129,12 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:moving|going|switching|upgrading|updating)\s+from\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+\S*"
             r"\s+to\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+[\w.+]*|"
             r"\bnightly\b[^\n.;]{0,40}?\b(?:breaks|broke|has broken|is broken)\b|"
-            r"\[regression\]|\b(?:performance|speed|throughput|memory)\s+regression\b",
+            r"\[regression\]|\b(?:performance|speed|throughput|memory)\s+regression\b|"
+            # a release named as where it broke ("TPU support broken on `v4.45.0`", "broken since
+            # 0.4.26"), a regression put on a recent change ("regression … after recent commit")
+            r"\bbroken\s+(?:on|in|since|with|as of|from)\s+[`'\"]?v?\d+\.\d+|"
+            r"\bregression\b[^\n.]{0,60}?\b(?:after|since)\s+(?:the\s+|a\s+)?"
+            r"(?:recent|latest|last|new)\s+(?:commit|release|nightly)s?\b",
             re.I,
         ),
     ),
