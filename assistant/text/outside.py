@@ -83,13 +83,16 @@ _RULES: tuple[_Rule, ...] = (
             # host does not know: the client is a newer release than the TPU's software version.
             # Not an op of the model without a TPU kernel (op-unavailable: `No registered
             # OpKernel`), nor a library's custom op (`Addons>…`), nor TensorFlow's
-            # `__inference__tpu_init_fn` (tpu-connection)
+            # `__inference__tpu_init_fn` (tpu-connection). Where the host is named as a TPU
+            # worker (n-…-w-0), tpu-connection's own signature answers it with its versions fix
             r"(?:\bOp type not registered '" + _INTERNAL_OP + r"'|'" + _INTERNAL_OP + r"' is "
             r"neither a type of a primitive operation nor a name of a function registered) in "
             r"binary running on\b|"
             # TensorFlow loading a libtpu built for another release: a function TensorFlow expects
             # is missing from the library (`TpuEmbeddingEngine_CollateMemory not available in this
-            # library`, logged as FATAL by tpu_library_init_fns); its functions are `Tpu…_…`
+            # library`, logged as FATAL by tpu_library_init_fns); its functions are `Tpu…_…`.
+            # tpu-connection's signature answers it (its versions fix), as a specific signature
+            # does beside any reading here
             r"\bTpu\w*_\w+ not available in this library\b|"
             # TensorFlow's own diagnosis when the TPU's host lacks an op or function the client
             # sent (a dataset op of a newer release…): "One possible root cause is the client and
