@@ -238,9 +238,8 @@ def _without_accelerator_lists(text: str) -> str:
 def read_context(text: str) -> Context:
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
-    tpu_text = _NOT_CLOUD_TPU.sub(" ", text) if device else text
-    if device:
-        tpu_text = _without_accelerator_lists(tpu_text)
+    # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
+    tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", text)) if device else text
     evidence = _TPU_EVIDENCE
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)

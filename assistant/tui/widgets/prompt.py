@@ -10,8 +10,8 @@ without bracketed paste) comes out reordered: Enter sent the message without its
 Backspace removed the wrong character. Handled here, each key is applied before the next one.
 
 What the keys do (attributes set by the screen: `choices`, `candidates`, `list_kind`, `recall`;
-reactives bound
-to the screen's: `lang`, and `mode`, what the box is waiting for, which picks its placeholder):
+reactives bound to the screen's: `lang`, and `mode`, what the box is waiting for, which picks its
+placeholder):
 
 - printable keys type into the box; Enter sends what it holds; Ctrl+J adds a new line;
 - a digit typed into an *empty* box while options are shown picks that option (`Pick`);
