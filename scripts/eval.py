@@ -9,8 +9,10 @@ ranking either first counts as a hit). Prints hit@1, hit@3 and MRR on the in-sco
 abstention counts as a miss; `ranked@1` is the ranking alone, abstention aside),
 abstention on the out-of-scope ones and false abstention on the in-scope ones, broken down by lang
 and kind, for tpu-assist (all channels, fused and calibrated), BM25 alone and dense (MiniLM + FAISS)
-alone; then prints which entry took which entry's inputs (the confusion) and tpu-assist's misses
-with their top 3. `--fixtures` evaluates tests/fixtures/kb instead.
+alone; then how far tpu-assist's confidence can be trusted (its AUC between right first answers
+and the rest, and the share right among the answers given in each band of confidence), which
+entry took which entry's inputs (the confusion) and tpu-assist's misses with their top 3.
+`--fixtures` evaluates tests/fixtures/kb instead.
 """
 
 from __future__ import annotations
@@ -59,6 +61,18 @@ def report(systems: dict[str, list[Outcome]]) -> dict:
             f"MRR={fmt(g.get('mrr'))} false-abst={fmt(g.get('false_abstention'))} "
             f"n_oos={g['n_oos']:2} oos-abst={fmt(g.get('oos_abstention'))}"
         )
+    conf = m["confidence"]
+    if conf:
+        auc = "n/a" if conf["auc"] is None else f"{conf['auc']:.3f}"
+        print(
+            f"\nconfidence (tpu-assist): AUC {auc} (a right first answer above a wrong one or a "
+            "look-alike's);\n  answers given, by confidence, and the share right:"
+        )
+        for band in conf["bands"]:
+            print(
+                f"    {band['from']:.1f}-{band['to']:.1f}  n={band['n']:3}  "
+                f"right={fmt(band['right'])}"
+            )
     print("\nconfusion (tpu-assist's first answer when wrong: right entry -> what it answered):")
     for pair, n in m["confusion"].items():
         print(f"  {n:3}  {pair}")

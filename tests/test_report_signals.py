@@ -530,6 +530,30 @@ def test_metrics_count_confusions_between_entries():
     assert [x["id"] for x in m.misses] == ["a", "c"]
 
 
+def test_metrics_say_how_far_the_confidence_can_be_trusted():
+    """The confidence's AUC (right first answers against wrong ones and look-alikes, ties half)
+    and, per band of given answers, the share right; the baselines, with no confidence, have
+    neither."""
+    right = Query("r", "t", "hbm-oom")
+    oos = Query("o", "t", OOS)
+    outcomes = [
+        Outcome(right, ["hbm-oom"], False, 0.95),
+        Outcome(right, ["hbm-oom"], True, 0.40),  # right first but refused: still a right one
+        Outcome(right, ["small-batch"], False, 0.92),  # wrong first
+        Outcome(oos, ["tpu-connection"], False, 0.55),
+        Outcome(oos, ["tpu-connection"], True, 0.40),
+    ]
+    quality = metrics(outcomes).confidence
+    # right 0.95 beats all three wrong ones; right 0.40 beats none and ties one
+    assert quality["auc"] == round((3 + 0.5) / 6, 4)
+    bands = {(b["from"], b["to"]): (b["n"], b["right"]) for b in quality["bands"]}
+    assert bands[(0.9, 1.0)] == (2, 0.5)
+    assert bands[(0.5, 0.6)] == (1, 0.0)
+    assert bands[(0.7, 0.8)] == (0, None)
+    assert metrics([Outcome(right, ["hbm-oom"], False, 0.0)]).confidence == {}
+    assert metrics([Outcome(right, ["hbm-oom"], False, 0.9)]).confidence["auc"] is None
+
+
 def test_a_baseline_ranks_what_its_channel_found_best_first():
     """BM25 alone and dense alone (the figures' baselines) rank by their raw score, ties by id,
     and leave out entries the channel did not find."""
