@@ -108,3 +108,24 @@ def test_the_bm25_sweep_puts_the_shipped_channel_back_when_a_fit_fails(
     with pytest.raises(RuntimeError):
         calibrate_module.bm25_sweep(engine, None, [(2.0, 0.75)], folds=5, repeats=1, ridge=0.1)
     assert index.lexical is shipped
+
+
+def test_the_temperature_is_fitted_to_how_often_the_top_answer_is_right(calibrate_module):
+    """Labels drawn with probability sigmoid(0.5 · z): the fitted temperature is about 0.5."""
+    rng = np.random.default_rng(7)
+    z = rng.normal(scale=6.0, size=4000)
+    y = (rng.random(len(z)) < 1 / (1 + np.exp(-0.5 * z))).astype(float)
+    assert abs(calibrate_module.fit_scale(z, y) - 0.5) < 0.08
+
+
+def test_the_temperature_changes_the_number_shown_not_the_decision():
+    """At the threshold of 0.5 a positive temperature keeps every answer and every refusal."""
+    from assistant.calibration import Confidence
+
+    plain = Confidence(bias=-1.0, coef={"a": 2.0}, threshold=0.5)
+    tempered = plain.model_copy(update={"temperature": 0.4})
+    for a in np.linspace(-3, 3, 61):
+        feats = {"a": float(a)}
+        p, q = plain.probability(feats), tempered.probability(feats)
+        assert (p < 0.5) == (q < 0.5)
+        assert abs(q - 0.5) <= abs(p - 0.5) + 1e-12  # nearer even odds, never past them
