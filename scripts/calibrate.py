@@ -75,7 +75,7 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -112,13 +112,11 @@ class Data:
     oos: list[Row]
     nms: list[Row]
     source: dict[str, str]
-    written: list[Row] = field(default_factory=list)  # for the temperature only
 
     def subset(self, keep) -> Data:
         return Data(
             *[[row for row in part if keep(row[0])] for part in (self.ins, self.oos, self.nms)],
             self.source,
-            self.written,
         )
 
 
@@ -378,29 +376,16 @@ def fit(
             f"MRR={mrr:.3f}  (training figures)"
         )
     rows = ins + oos + nms
-    names = list(FEATURES)
-    full, fa, oa = fit_confidence(rows, params, names, data.source, verbose, ridge)
+    full, fa, oa = fit_confidence(rows, params, list(FEATURES), data.source, verbose, ridge)
     # Signatures + lexical only: what the engine uses when decisive signatures spare the model.
-    fast_names = [f for f in FEATURES if f not in ("dense", "lookalike")]
     fast, _, _ = fit_confidence(
-        without_dense(rows), params, fast_names, data.source, verbose, ridge
+        without_dense(rows),
+        params,
+        [f for f in FEATURES if f not in ("dense", "lookalike")],
+        data.source,
+        verbose,
+        ridge,
     )
-    if data.written:
-        full = full.model_copy(
-            update={"temperature": fit_temperature(data.written, params, full, names)}
-        )
-        fast = fast.model_copy(
-            update={
-                "temperature": fit_temperature(
-                    without_dense(data.written), params, fast, fast_names
-                )
-            }
-        )
-        if verbose:
-            print(
-                f"temperature of the confidence shown (on {len(data.written)} written reports): "
-                f"{full.temperature} (signatures and words only: {fast.temperature})"
-            )
     return params.model_copy(
         update={
             "confidence": full,
@@ -442,12 +427,38 @@ def without_dense(rows: list[Row]) -> list[Row]:
 TEMPERATURES = np.round(np.arange(0.05, 2.0001, 0.01), 2)
 
 
-def fit_temperature(
-    rows: list[Row], params: Calibration, model: Confidence, names: list[str]
-) -> float:
-    """The temperature (step 5 of the module docstring) under which `model`'s confidence in each
-    row's top result has the lowest log-loss against whether that result was right (in scope and
-    a right entry), over a grid from 0.05 to 2; 1.0 when the rows have only one kind."""
+def load_written(engine: Engine) -> list[Row]:
+    """The written reports (`WRITTEN`), retrieved: what `temper` fits on."""
+    return [(q, engine.retrieve(q.query)) for path in WRITTEN for q in load_jsonl(path)]
+
+
+def temper(params: Calibration, written: list[Row], verbose: bool = True) -> Calibration:
+    """`params` with each confidence model's temperature fitted on the written reports (step 5 of
+    the module docstring). Done once, for the calibration written: a temperature changes no
+    decision, so the cross-validation has no use for it."""
+    full = params.confidence.model_copy(
+        update={"temperature": fit_temperature(written, params, params.confidence)}
+    )
+    fast = params.confidence_nodense.model_copy(
+        update={
+            "temperature": fit_temperature(
+                without_dense(written), params, params.confidence_nodense
+            )
+        }
+    )
+    if verbose:
+        print(
+            f"temperature of the confidence shown (on {len(written)} written reports): "
+            f"{full.temperature} (signatures and words only: {fast.temperature})"
+        )
+    return params.model_copy(update={"confidence": full, "confidence_nodense": fast})
+
+
+def fit_temperature(rows: list[Row], params: Calibration, model: Confidence) -> float:
+    """The temperature under which `model`'s confidence in each row's top result has the lowest
+    log-loss against whether that result was right (in scope and a right entry), over a grid from
+    0.05 to 2; 1.0 when the rows have only one kind."""
+    names = list(model.coef)
     x, y, _, _, _ = _confidence_rows(rows, params, names, {})
     if len(set(y.tolist())) < 2:
         return 1.0
@@ -582,13 +593,11 @@ def load_data(engine: Engine, real: Path | None) -> Data:
         queries += [(q, "real") for q in load_jsonl(real)]
     source = {q.id: src for q, src in queries}
     data = [(q, engine.retrieve(q.query)) for q, _ in queries]
-    written = [(q, engine.retrieve(q.query)) for path in WRITTEN for q in load_jsonl(path)]
     return Data(
         [(q, r) for q, r in data if q.topic != OOS and q.not_topic is None],
         [(q, r) for q, r in data if q.topic == OOS and q.not_topic is None],
         [(q, r) for q, r in data if q.not_topic is not None],
         source,
-        written,
     )
 
 
@@ -743,7 +752,7 @@ def main() -> int:
         f"{len(data.nms)} near misses ({n_real} of them real reports)"
     )
     ids = engine.index().entry_ids
-    result = fit(data, ids, ridge=args.ridge)
+    result = temper(fit(data, ids, ridge=args.ridge), load_written(engine))
     n_fix = len(data.source) - n_real
     record: dict = {
         "fitted_on": (
