@@ -858,6 +858,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.why": ("Why", "Por quê"),
     "answer.explanation": ("Explanation", "Explicação"),
     "answer.values": ("Found in your text", "Encontrado no seu texto"),
+    "answer.values_short": ("Found", "Encontrado"),
     "answer.values_none": (
         "No names or sizes found in your text.",
         "Nenhum nome ou tamanho encontrado no seu texto.",

@@ -310,6 +310,38 @@ async def test_title_confidence_and_reason_visible_with_the_first_question_at_80
 
 
 @aio
+async def test_values_found_stay_on_screen_when_the_walk_question_pushes_them_up_at_80x24(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        burst(app, "my jax training on a v5e-8 is slow, profile says MXU utilization 9%")
+        burst(app, " and TPU idle time 4%, batch 256\n")
+        await settle(pilot)
+        for _ in range(3):
+            await pilot.pause()
+        values = screen.turn.answer.values
+        assert values.get("accelerator_type") == "v5e-8" and values.get("batch_size") == "256"
+        shown = on_screen(app)
+        # the answer's own values line is above the view; the header carries them, whole
+        assert not screen.conversation.in_view(list(screen.active(AnswerView).query(".values")))
+        assert "Found: accelerator_type=v5e-8" in shown  # one row, cut with … at 80 columns
+        assert "4. I haven't profiled yet" in shown
+        # scrolled up to the answer's own line (at the top of the view, the title above it), the
+        # header drops its copy
+        own = screen.active(AnswerView).query_one(".values")
+        screen.conversation.scroll_to_widget(own, animate=False, top=True)
+        await settle(pilot)
+        for _ in range(5):
+            await pilot.pause()
+        for _ in range(3):
+            await pilot.pause()
+        header = screen.query_one("#context")
+        assert not (header.display and header.query_one("#context-values").display)
+        assert on_screen(app).count("Found") == 1
+
+
+@aio
 async def test_header_follows_the_walked_entry_and_hides_when_the_answer_is_in_view(make):
     app = make()
     async with app.run_test(size=(120, 60)) as pilot:

@@ -12,6 +12,7 @@ flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
@@ -226,14 +227,16 @@ class MainScreen(Screen[None]):
             if turn is not None and turn.answer is not None
             else None
         )
-        if lines is not None and self._answer_in_view():
+        if lines is not None and self._answer_in_view(".title, .why"):
             lines = None
+        if lines is not None and self._answer_in_view(".values"):
+            lines = replace(lines, values=None)  # on screen already: no second copy
         self.context = lines
 
-    def _answer_in_view(self) -> bool:
-        """Whether the active answer's title and first reason are on screen."""
+    def _answer_in_view(self, selector: str) -> bool:
+        """Whether the active answer's parts matching `selector` are all wholly on screen."""
         view = self.active(AnswerView)
-        return view is not None and self.conversation.in_view(list(view.query(".title, .why")))
+        return view is not None and self.conversation.in_view(list(view.query(selector)))
 
     def update_prompt_mode(self) -> None:
         mode = PROMPT_MODES.get(self.walk_kind, "")

@@ -52,12 +52,13 @@ def context_lines(
         return entry.title.get(lang) if entry else fallback
 
     best = answer.results[0]
+    values = values_line(lang, answer, short=True)
     if answer.abstained:
         if not entry_id:
             return None
         head = Text(t(lang, "answer.chosen") + ": ", "bold")
         head.append(title(entry_id, entry_id))
-        return head, t(lang, "answer.none"), "conf-low", Text("")
+        return ContextLines(head, t(lang, "answer.none"), "conf-low", Text(""), values)
     head = Text(title(best.id, best.title), "bold")
     head.append(f"  [{best.id}]", "dim")
     conf = t(lang, "answer.confident", pct=pct(best.confidence))
@@ -67,7 +68,21 @@ def context_lines(
     else:
         second = Text(t(lang, "answer.why") + ": ", "bold")
         second.append(best.why[0] if best.why else "—")
-    return head, conf, confidence_class(best.confidence), second
+    return ContextLines(head, conf, confidence_class(best.confidence), second, values)
+
+
+def values_line(lang: str, answer: Answer | None, *, short: bool = False) -> Text | None:
+    """The values found in the text ("Found in your text: k=v  k=v   (F6 edit values)"; `short`:
+    "Found: k=v  k=v", the header's one row), or None when none was found."""
+    values = dict(answer.values) if answer is not None else {}
+    if not values:
+        return None
+    text = Text()
+    text.append(t(lang, "answer.values_short" if short else "answer.values") + ": ", "bold")
+    text.append("  ".join(f"{k}={v}" for k, v in values.items()))
+    if not short:
+        text.append(f"   ({t(lang, 'answer.edit_values')})", "dim")
+    return text
 
 
 class AnswerView(RecomposingView):
@@ -183,12 +198,8 @@ class AnswerView(RecomposingView):
         yield Static(text, classes="chosen-line")
 
     def _values(self) -> ComposeResult:
-        values = dict(self.answer.values) if self.answer is not None else {}
-        if not values:
+        text = values_line(self.lang, self.answer)
+        if text is None:
             yield Static(t(self.lang, "answer.values_none"), classes="values dim")
             return
-        text = Text()
-        text.append(t(self.lang, "answer.values") + ": ", "bold")
-        text.append("  ".join(f"{k}={v}" for k, v in values.items()))
-        text.append(f"   ({t(self.lang, 'answer.edit_values')})", "dim")
         yield Static(text, classes="values")

@@ -156,12 +156,32 @@ class Conversation(VerticalScroll, can_focus=False):
         return self.scroll_y >= self.max_scroll_y - 1
 
     def in_view(self, widgets: list[Widget]) -> bool:
-        """Whether every one of `widgets` is wholly on screen (False for none)."""
+        """Whether every one of `widgets` is wholly on screen (False for none).
+
+        Read from where each widget sits in the conversation (its virtual region, and its
+        containers', which a scroll does not move) against the scroll offset now: the widgets'
+        screen regions follow a scroll only once the screen has redrawn, and a look taken in
+        between would see where they were."""
         if not widgets:
             return False
-        area = self.content_region
+        top, height = self.scroll_y, self.scrollable_content_region.height
         for widget in widgets:
-            region = widget.region
-            if not region or region.y < area.y or region.bottom > area.bottom:
+            span = self._virtual_span(widget)
+            if span is None or span[0] < top or span[1] > top + height:
                 return False
         return True
+
+    def _virtual_span(self, widget: Widget) -> tuple[int, int] | None:
+        """The rows `widget` takes in the conversation's scrollable area (first, one past the
+        last), or None when it is not laid out in it."""
+        size = widget.virtual_region.height
+        if not size:
+            return None
+        y = 0
+        node: Widget | None = widget
+        while node is not self:
+            if node is None or not isinstance(node, Widget):
+                return None
+            y += node.virtual_region.y
+            node = node.parent  # type: ignore[assignment]
+        return y, y + size

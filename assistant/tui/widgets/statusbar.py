@@ -1,9 +1,11 @@
 """The two bars above the conversation: the status bar (what the assistant is doing, the language)
 and the context header (the active turn's match, confidence and first reason, shown while the
-answer itself is scrolled out of view). Both only show what the screen sets on them."""
+answer itself is scrolled out of view, and the values found in the text while those are). Both only
+show what the screen sets on them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -14,9 +16,18 @@ from textual.widgets import Static
 
 from ...strings import t
 
-# The header's content: (title, confidence, confidence class, second line) — see
-# widgets/answer.py `context_lines`.
-ContextLines = tuple[Text, str, str, Text]
+
+@dataclass(frozen=True)
+class ContextLines:
+    """The header's content (see widgets/answer.py `context_lines`): the match's title, its
+    confidence and that confidence's class, a second line (the first reason, or the entry walked
+    instead), and the values found in the text (None: no row for them)."""
+
+    head: Text
+    confidence: str
+    confidence_class: str
+    second: Text
+    values: Text | None = None
 
 
 class StatusBar(Horizontal):
@@ -68,25 +79,31 @@ class ContextHeader(Vertical):
         self._title = Static("", id="context-title")
         self._confidence = Static("", id="context-confidence")
         self._why = Static("", id="context-why")
+        self._values = Static("", id="context-values")
+        self._values.display = False
+        self._lines: ContextLines | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="context-head"):
             yield self._title
             yield self._confidence
         yield self._why
+        yield self._values
 
     def show(self, lines: ContextLines | None) -> bool:
-        """Show `lines`, or hide the header (None). Returns whether it appeared or disappeared
-        (the conversation under it changed height)."""
-        if lines is not None:
-            head, conf, conf_class, second = lines
-            self._title.update(head)
-            self._confidence.update(Text(conf))
-            for cls in ("conf-high", "conf-mid", "conf-low"):
-                self._confidence.set_class(cls == conf_class, cls)
-            self._why.update(second)
-        show = lines is not None
-        if bool(self.display) == show:
+        """Show `lines`, or hide the header (None). Returns whether anything changed: the header
+        may have changed height (appeared, disappeared, values row shown, hidden or rewrapped),
+        and with it the conversation under it."""
+        if lines == self._lines:
             return False
-        self.display = show
+        self._lines = lines
+        if lines is not None:
+            self._title.update(lines.head)
+            self._confidence.update(Text(lines.confidence))
+            for cls in ("conf-high", "conf-mid", "conf-low"):
+                self._confidence.set_class(cls == lines.confidence_class, cls)
+            self._why.update(lines.second)
+            self._values.update(lines.values or "")
+            self._values.display = lines.values is not None
+        self.display = lines is not None
         return True
