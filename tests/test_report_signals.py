@@ -419,6 +419,22 @@ def test_xla_first_stack_counts_half_as_tpu_evidence():
     assert not read_context("XLA_GPU_JIT fails").stack
 
 
+def test_an_accelerator_left_unticked_in_a_template_checklist_names_no_device():
+    """JAX's bug template asks "Which accelerator(s) are you using?" with a checklist: the items
+    left unticked are devices the reporter did not use, the ticked ones are what they ran on."""
+    template = (
+        "### Which accelerator(s) are you using?\n\n- [X] CPU\n- [{gpu}] GPU\n- [{tpu}] TPU\n"
+    )
+    on_gpu = read_context("jaxlib built from source fails\n" + template.format(gpu="X", tpu=" "))
+    assert on_gpu.tpu == [] and on_gpu.device == ["gpu"] and on_gpu.gate == "device"
+    on_tpu = read_context("the step hangs\n" + template.format(gpu=" ", tpu="x"))
+    assert on_tpu.tpu == ["tpu"] and on_tpu.device == [] and on_tpu.gate is None
+    # a TPU named in the report itself still counts, whatever the checklist says
+    assert read_context("on my v4-8 it hangs\n" + template.format(gpu="X", tpu=" ")).tpu
+    # a box in the middle of prose is not a template item
+    assert read_context("the form showed [ ] TPU, which I had not ticked").tpu
+
+
 def test_probes_of_absent_backends_are_not_tpu_evidence():
     # JAX on a GPU box logs every backend it did not find; those lines name tpu_driver and tpu.
     gpu_box = (
@@ -451,6 +467,17 @@ def test_probes_of_absent_backends_are_not_tpu_evidence():
     ):
         ctx = read_context(no_client)
         assert ctx.tpu == [] and ctx.gate == "device", ctx
+    # Old jaxlib spelled the status codes out ("Not found:", "Invalid argument:") and logged the
+    # local driver's start before finding none; on its own that start line still names a TPU.
+    old_jaxlib = (
+        "I0718 14:02:57.560250 139800994285376 tpu_client.py:54] Starting the local TPU driver.\n"
+        "I0718 14:02:57.560675 139800994285376 xla_bridge.py:231] Unable to initialize backend "
+        "'tpu_driver': Not found: Unable to find driver in registry given worker: local://\n"
+        "I0718 14:02:57.776700 139800994285376 xla_bridge.py:231] Unable to initialize backend "
+        "'tpu': Invalid argument: TpuPlatform is not available."
+    )
+    assert read_context(old_jaxlib).tpu == []
+    assert read_context("tpu_client.py:54] Starting the local TPU driver.").tpu
     # TensorFlow's platform probe (old jaxlib prints it too) on a machine without a TPU
     probe = (
         "I external/org_tensorflow/tensorflow/stream_executor/tpu/tpu_platform_interface.cc:74] "

@@ -81,11 +81,14 @@ _PTXLA_REGISTRY = re.compile(r"gcr\.io/tpu-pytorch/", re.I)
 # - TensorFlow's "CUDA/cuDNN version:" and "GPU model and memory:", which TPU users leave
 #   blank or answer "N/A";
 # - TF Addons' "Is GPU used? (yes/no):", unless answered yes.
+# - JAX's "Which accelerator(s) are you using?" as a checklist: an item left unticked
+#   ("- [ ] TPU") names a device the reporter did not use; a ticked one ("- [x] GPU") stays.
 _TEMPLATE_PROMPT = re.compile(
+    r"^[ \t]*[-*][ \t]*\[ \][ \t]*(?:[CGT]PU|Apple Silicon|ROCm|CUDA)\b[^\n]*$|"
     r"Reproducible on XLA backend \[[A-Z/]+\]\s*:|"
     r"(?:CUDA\s*/\s*cuDNN version|GPU model and memory)\W{0,4}:|"
     r"Is GPU used\?\s*\(yes\s*/\s*no\)\W{0,4}:(?!\s*yes)",
-    re.I,
+    re.I | re.M,
 )
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|a800|h100|h800|h200|l40s|v100|p100|k80|a10g|t4|"
@@ -173,7 +176,8 @@ def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
 # something else and is kept.
 _ABSENT_BACKEND_PROBE = re.compile(
     r"Unable to initialize backend '(?P<backend>[\w-]+)':\s*"
-    r"(?:NOT_FOUND|INVALID_ARGUMENT|INTERNAL)?:?\s*"
+    # the status code as jaxlib spells it today (NOT_FOUND) or spelled it (Not found)
+    r"(?:NOT[_ ]FOUND|INVALID[_ ]ARGUMENT|INTERNAL)?:?\s*"
     r"(?:Unable to find driver in registry|Could not find registered platform|"
     r"\w+Platform is not available|Backend '[\w-]+' is not in the list of known backends|"
     # the rest of the line names libtpu.so again ("libtpu.so: cannot open shared object file")
@@ -202,12 +206,22 @@ _ABSENT_TPU_SUMMARY = re.compile(
 )
 
 
+# Old jaxlib's `tpu_driver` client logs that it starts a local driver before it finds none there
+# ("tpu_client.py:54] Starting the local TPU driver."): with that probe's failure in the same
+# log, the line is part of it.
+_LOCAL_DRIVER_START = re.compile(
+    r"(?:[\w/.-]*tpu_client\.py:\d+\]\s*)?Starting the local TPU driver\.?"
+)
+
+
 def _without_absent_backends(text: str) -> str:
     """`text` less the probe messages of absent backends, Lightning's "TPU available: False" and
     JAX's "No GPU/TPU found", and less other mentions of those backends' names (a title that
     quotes `tpu_driver` from the log below it), except the bare word `tpu`: neither a TPU nor
     another device is evidenced by a backend that is not there."""
     names = {m.group("backend").lower() for m in _ABSENT_BACKEND_PROBE.finditer(text)}
+    if "tpu_driver" in names:
+        text = _LOCAL_DRIVER_START.sub(" ", text)
     text = _ABSENT_TPU_SUMMARY.sub(" ", _ABSENT_BACKEND_PROBE.sub(" ", text))
     names.discard("tpu")
     if names:
