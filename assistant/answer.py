@@ -116,6 +116,11 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
             t(note_lang, "note.outside.capacity", **outside),
             t(lang, "answer.note_outside.capacity", **outside),
         )
+    if outside["kind"] == "notebook_capacity":
+        return (
+            t(note_lang, "note.outside.notebook_capacity", **outside),
+            t(lang, "answer.note_outside.notebook_capacity", **outside),
+        )
     if outside["kind"] == "storage":
         return (
             t(note_lang, "note.outside.storage", **outside),

@@ -209,6 +209,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.notebook_capacity": (
+        "line {line} says the notebook service had no accelerator to give the session (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o serviço de notebooks não tinha acelerador para a sessão "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.storage": (
         "line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
         "which the troubleshooting guide behind tpu-assist does not cover",
@@ -996,6 +1002,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia em que me "
         "baseio não cobre. Tente outra zona que ofereça esse tipo de TPU, tente mais tarde ou "
         "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
+    ),
+    "answer.note_outside.notebook_capacity": (
+        "Line {line} says Colab had no accelerator of that kind to give your session (“{text}”): "
+        "all were in use, or your account reached its usage limit. That is the notebook service's "
+        "capacity, not a TPU you could not reach, and the guide I answer from does not cover it. "
+        "Try again later, or run on a Cloud TPU VM of your own (gcloud compute tpus tpu-vm "
+        "create), and ask again with the next error you get.",
+        "A linha {line} diz que o Colab não tinha um acelerador desse tipo para a sua sessão "
+        "(“{text}”): estavam todos em uso, ou a sua conta chegou ao limite de uso. É a capacidade "
+        "do serviço de notebooks, não uma TPU que você não conseguiu alcançar, e o guia em que me "
+        "baseio não cobre isso. Tente mais tarde, ou rode numa VM de TPU do Cloud sua (gcloud "
+        "compute tpus tpu-vm create), e pergunte de novo com o próximo erro.",
     ),
     "answer.note_outside.storage": (
         "Line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "

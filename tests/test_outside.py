@@ -57,6 +57,13 @@ CAPACITY = [
     "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
     '"message": "Quota \'TPUV4PodPerProjectPerZoneForTPUAPI\' exhausted. Limit 0 in zone us-central2-b"',
 ]
+# Colab with no TPU free to assign, or the account over its usage limit
+NOTEBOOK_CAPACITY = [
+    "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
+    "with no accelerator?",
+    "Cannot connect to GPU backend. You cannot currently connect to a GPU due to usage limits in "
+    "Colab.",
+]
 NUMERICS = [
     "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "
     "during training.",
@@ -201,6 +208,8 @@ NOT_OUTSIDE = [
     "CLI component manager is disabled for this installation.",
     "I import the dataset with tf.data and both versions of my model train slower on the TPU",
     "Waiting for SSH key to propagate.",
+    # a TPU that was assigned and cannot be reached is a connection problem, not capacity
+    "Cannot connect to TPU backend: failed to connect to all addresses on grpc://10.0.0.2:8470",
     # a missing file is not a missing program
     "Could not create logging file: No such file or directory",
     "cat: /tmp/tpu_logs/tpu_driver.INFO: No such file or directory",
@@ -236,6 +245,7 @@ def _outside(text: str):
     [
         *[("install", x) for x in INSTALL],
         *[("capacity", x) for x in CAPACITY],
+        *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],

@@ -1,9 +1,10 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
 installed, loaded or matched to its runtime (`install`), that the shell has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
-for the TPU (`capacity`), that the TPU's host was given a path on the local disk it cannot see
-(`storage`), that Cloud Storage refused the account access to a bucket or an object
-(`storage_access`: an IAM permission such as storage.objects.get), that the loss or a tensor
+for the TPU (`capacity`) or Colab none to give the notebook (`notebook_capacity`), that the
+TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage
+refused the account access to a bucket or an object (`storage_access`: an IAM permission such as
+storage.objects.get), that the loss or a tensor
 became NaN or infinite (`numerics`; not when the line says only the TPU does it), or that
 the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM
 killer, "out of RAM" in the person's words), which is not the TPU's HBM, that the host's
@@ -160,6 +161,16 @@ _RULES: tuple[_Rule, ...] = (
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
             r"\bexceeded (?:the )?quota\b|"
             r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # Colab with no TPU (or GPU) free to give the session, or the account over its usage
+        # limit: the notebook service's capacity, not a TPU that cannot be reached
+        "notebook_capacity",
+        re.compile(
+            r"\bNo backend with [GT]PU available\b|"
+            r"\bcannot currently connect to a [GT]PU due to usage limits\b",
             re.I,
         ),
     ),
