@@ -114,6 +114,7 @@ HOST_MEMORY = [
     "Your session crashed after using all available RAM.",
     "Out of RAM when fine-tuning Gemma with the Colab TPU runtime",
     "the notebook dies after asking for more RAM than available (12.7 GB)",
+    "Saving a checkpoint takes 3x more RAM than the arrays themselves",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
 COMPILER = [

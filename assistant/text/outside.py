@@ -202,7 +202,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bOut of memory: Kill(?:ed)? process\b|\boom[-_ ]kill(?:er|ed)?\b|"
             r"\bafter using all available RAM\b|"
             # RAM in a person's words is the host's: the TPU's memory is HBM
-            r"\bout of (?:host |system |CPU |the )?RAM\b|\bmore RAM than (?:is )?available\b|"
+            r"\bout of (?:host |system |CPU |the )?RAM\b|"
+            # "asks for more RAM than available", "needs 3x more RAM than the array itself"
+            r"\bmore RAM than\b|"
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
             # into NumPy, a model run on the VM's CPU), never the TPU's HBM
             r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b",
