@@ -1,18 +1,17 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
 installed, loaded or matched to its runtime (`install`), that the shell has no such program
-(`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota
-for the TPU (`capacity`) or Colab none to give the notebook (`notebook_capacity`), that the
-TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage
-refused the account access to a bucket or an object (`storage_access`: an IAM permission such as
-storage.objects.get), that the loss or a tensor
-became NaN or infinite (`numerics`; not when the line says only the TPU does it), or that
-the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python `MemoryError`, the OOM
-killer, "out of RAM" in the person's words), which is not the TPU's HBM, that the host's
-data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a DataLoader worker),
-that the compiler failed and calls it a bug of its own (`compiler`: "Please file a bug against
-XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`: "Ran out of memory
-in memory space vmem"), or that the problem began with a new release (`regression`: "ever since I
-upgraded jax", "new nightly breaks xla.device()").
+(`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota for the TPU
+(`capacity`) or Colab none to give the notebook (`notebook_capacity`), that the TPU's host was
+given a path on the local disk it cannot see (`storage`), that Cloud Storage refused the account
+access to a bucket or an object (`storage_access`: an IAM permission such as storage.objects.get),
+that the loss or a tensor became NaN or infinite (`numerics`; not when the line says only the TPU
+does it), or that the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python
+`MemoryError`, the OOM killer, "out of RAM" in the person's words), which is not the TPU's HBM,
+that the host's data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a
+DataLoader worker), that the compiler failed and calls it a bug of its own (`compiler`: "Please
+file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`:
+"Ran out of memory in memory space vmem"), or that the problem began with a new release
+(`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical

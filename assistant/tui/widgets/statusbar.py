@@ -92,8 +92,8 @@ class ContextHeader(Vertical):
 
     def show(self, lines: ContextLines | None) -> bool:
         """Show `lines`, or hide the header (None). Returns whether anything changed: the header
-        may have changed height (appeared, disappeared, values row shown, hidden or rewrapped),
-        and with it the conversation under it."""
+        may have changed height (appeared, disappeared, its values row shown or hidden), and with
+        it the conversation under it."""
         if lines == self._lines:
             return False
         self._lines = lines
