@@ -217,8 +217,14 @@ def _confidence_rows(
     )
 
 
+def _log_odds(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """bias + x · coef for weights `w` = [bias, *coef]: `Confidence.probability`'s exponent, on
+    arrays."""
+    return w[0] + x @ w[1:]
+
+
 def _probability(w: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-(w[0] + x @ w[1:])))
+    return 1 / (1 + np.exp(-_log_odds(w, x)))
 
 
 # The confidence model's L2 penalty, and the candidates of `--ridge auto` (see step 2 of the
@@ -462,8 +468,7 @@ def fit_temperature(rows: list[Row], params: Calibration, model: Confidence) -> 
     x, y, _, _, _ = _confidence_rows(rows, params, names, {})
     if len(set(y.tolist())) < 2:
         return 1.0
-    z = model.bias + x @ np.array([model.coef[n] for n in names])
-    return fit_scale(z, y)
+    return fit_scale(_log_odds(np.array([model.bias, *model.coef.values()]), x), y)
 
 
 def fit_scale(z: np.ndarray, y: np.ndarray) -> float:

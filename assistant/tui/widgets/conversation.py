@@ -175,13 +175,11 @@ class Conversation(VerticalScroll, can_focus=False):
         """The rows `widget` takes in the conversation's scrollable area (first, one past the
         last), or None when it is not laid out in it."""
         size = widget.virtual_region.height
-        if not size:
-            return None
         y = 0
-        node: Widget | None = widget
-        while node is not self:
-            if node is None or not isinstance(node, Widget):
+        for node in widget.ancestors_with_self:
+            if node is self:
+                return (y, y + size) if size else None
+            if not isinstance(node, Widget):
                 return None
             y += node.virtual_region.y
-            node = node.parent  # type: ignore[assignment]
-        return y, y + size
+        return None
