@@ -171,10 +171,10 @@ STACK_EVIDENCE = 0.5
 
 
 def tpu_evidence(scored: Scored, context: dict[str, Any]) -> float:
-    """1 when the input names a TPU (`text.domain.Context.tpu`) or a specific signature of the
-    entry matched (`settled`); `STACK_EVIDENCE` when it only speaks an XLA-first stack and names
-    no other device; else 0."""
-    if context.get("tpu") or settled(scored):
+    """1 when the input names a TPU (`text.domain.Context.tpu`) and its title is not about another
+    device (`Context.subject`), or a specific signature of the entry matched (`settled`);
+    `STACK_EVIDENCE` when it only speaks an XLA-first stack and names no other device; else 0."""
+    if (context.get("tpu") and not context.get("subject")) or settled(scored):
         return 1.0
     return STACK_EVIDENCE if stack_only(context) else 0.0
 

@@ -59,7 +59,7 @@ class Retrieval:
     evidence: dict[str, Evidence]
     truncated: bool
     domain: float = 0.0  # share of the domain vocabulary the input uses (0, 1/3, 2/3, 1)
-    other_accel: float = 0.0  # 1 when the input names another device (GPU, XLA_CPU…) and no TPU
+    other_accel: float = 0.0  # 1: another device (GPU, XLA_CPU…) and no TPU, or a title about one
     used_dense: bool = True  # False when decisive signatures made the model unnecessary
     other_service: float = 0.0  # 1 when it names a non-TPU Google service or a plain VM, no TPU
 

@@ -97,6 +97,8 @@ def explain_context(context: dict, lang: str) -> list[str]:
     """Which context weighed on the confidence: another device or service and no TPU evidence, or
     only the words of an XLA-first stack (JAX, bfloat16…)."""
     gate = context.get("gate")
+    if context.get("subject"):
+        return [t(lang, "why.context.subject", what=", ".join(context["subject"][:3]))]
     if gate == "device":
         return [t(lang, "why.context.device", what=", ".join(context.get("device", [])[:3]))]
     if gate == "service":

@@ -706,6 +706,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "contexto: a entrada fala de outro dispositivo ({what}) e de nenhuma TPU — "
         "confiança reduzida",
     ),
+    "why.context.subject": (
+        "context: the title is about another device ({what}) and names no TPU — confidence lowered",
+        "contexto: o título fala de outro dispositivo ({what}) e de nenhuma TPU — confiança "
+        "reduzida",
+    ),
     "why.context.service": (
         "context: the input is about another service or a plain VM ({what}) and shows no TPU — "
         "confidence lowered",

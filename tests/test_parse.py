@@ -139,6 +139,13 @@ def test_a_line_logged_as_fatal_is_a_key_line_whatever_its_words():
         "Check failed: client",
         "the writer thread di",
     ]
+    # every line that had a log prefix is known as such, whatever its severity
+    assert {n.lines[i][:20] for i in n.logged} >= {
+        "TpuEmbeddingEngine_C",
+        "Check failed: client",
+        "some error-level lin",
+    }
+    assert not n.logged & {i for i, line in enumerate(n.lines) if line in prose}
     keys = [k["text"] for k in parse(n).key_lines]
     assert any("not available in this library" in k for k in keys)
     assert any("Check failed" in k for k in keys)

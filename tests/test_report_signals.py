@@ -14,6 +14,7 @@ from assistant.evaluation import (
     baseline_ranking,
     metrics,
 )
+from assistant.explain import explain_context
 from assistant.retrieval.fusion import Evidence
 from assistant.retrieval.profile_rules import route
 from assistant.text.domain import read_context, tpu_host_only
@@ -294,6 +295,31 @@ def test_profile_figures_show_in_facts_and_why(engine):
         lang="pt",
     )
     assert any("utilização da MXU 2.1%" in w and "TPU ociosa 0.4%" in w for w in pt.best.why)
+
+
+def test_title_names_the_subject_device():
+    """A report whose heading names another device and no TPU is about that device, whatever its
+    body says of TPUs; a comparison, a log's first record or a lead-in line is no heading."""
+    body = "\n\nThe same script runs under torch_xla on our TPU v3-8; here it fails:\n" + (
+        "RuntimeError: lowering for aten::grid_sampler_2d_backward is missing\n"
+    )
+    on_gpu = parse("grid_sampler backward falls back to the CPU on the GPU" + body).context
+    assert on_gpu["subject"] == ["gpu"] and on_gpu["tpu"] and on_gpu["gate"] == "device"
+    assert explain_context(on_gpu, "en") == [
+        "context: the title is about another device (gpu) and names no TPU — confidence lowered"
+    ]
+    for not_a_subject in (
+        "grid_sampler backward is 5x slower on the v3-8 than on a T4" + body,  # names the TPU
+        "Slower on one chip than on an RTX 3090" + body,  # a comparison
+        "Same model, 4x A100 run:\nstep 100 loss 2.1\nTPUStrategy on a v3-8:\nstep 100 loss 2.4",
+        "W0105 12:00:01.000 cuda_dnn.cc:9261] Unable to register cuDNN factory\n\nthen on the "
+        "TPU VM:\nRuntimeError: lowering for aten::grid_sampler_2d_backward is missing",
+        "2025-01-05 12:00:01.000: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:8310] "
+        "Unable to register cuDNN factory\n\nRuntimeError: torch_xla lowering is missing",
+        "No registered 'Empty' OpKernel for XLA_CPU_JIT devices" + body,  # a TPU job's host side
+    ):
+        context = parse(not_a_subject).context
+        assert context["subject"] == [] and context["gate"] is None, not_a_subject
 
 
 def test_context_gate():

@@ -132,10 +132,16 @@ class Context:
     device: list[str] = field(default_factory=list)  # another accelerator or an XLA CPU/GPU device
     service: list[str] = field(default_factory=list)  # a non-TPU Google service, or a plain VM
     stack: list[str] = field(default_factory=list)  # XLA-family words (jax, flax, pjit, bfloat16…)
+    # the devices a report's title names when it names no TPU: what the report is about, whatever
+    # its body says of TPUs ("Pytorch-xla not working on GPU" above a log that names torch_xla)
+    subject: list[str] = field(default_factory=list)
 
     @property
     def gate(self) -> str | None:
-        """ "device" or "service" when the input is about something else and shows no TPU."""
+        """ "device" or "service" when the input is about something else: its title names another
+        device and no TPU, or the input names another device or service and shows no TPU."""
+        if self.subject:
+            return "device"
         if self.tpu:
             return None
         if self.device:
@@ -249,7 +255,26 @@ def _without_accelerator_lists(text: str) -> str:
     return _ACCELERATOR_LIST.sub(drop, text)
 
 
-def read_context(text: str) -> Context:
+# A title that compares ("slower on one v4 chip than on an RTX 3090", "but an A100 handles 128")
+# names the other device as the yardstick, not as the subject.
+_COMPARISON = re.compile(r"\b(?:than|vs\.?|versus|compared|comparison|while|but|whereas)\b", re.I)
+
+
+def title_subject(title: str | None) -> list[str]:
+    """The devices a report's heading (`parse.heading`) names, when it names no TPU and compares
+    nothing: the report is about that device. In the labelled real reports, every heading of this
+    kind heads a report the knowledge base does not cover. XLA's host CPU device does not count: a
+    TPU job's host side prints it (`tpu_host_only`)."""
+    if not title or _COMPARISON.search(title):
+        return []
+    context = read_context(title)
+    return [] if context.tpu else [d for d in context.device if d not in _XLA_HOST_DEVICES]
+
+
+def read_context(text: str, title: str | None = None) -> Context:
+    """What `text` says of its hardware and services; `title` is the report's heading when it has
+    one (`parse.heading`), whose devices make the subject (`title_subject`)."""
+    subject = title_subject(title) if title else []
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
@@ -258,5 +283,9 @@ def read_context(text: str) -> Context:
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
     return Context(
-        _found(evidence, tpu_text), device, _found(_OTHER_SERVICE, text), _found(_XLA_STACK, text)
+        _found(evidence, tpu_text),
+        device,
+        _found(_OTHER_SERVICE, text),
+        _found(_XLA_STACK, text),
+        subject,
     )

@@ -56,6 +56,7 @@ class Normalized:
     line_numbers: list[int]  # 1-based line numbers in the original input
     truncated: bool  # the input was longer than the documented limits
     fatal: frozenset[int] = frozenset()  # indices into `lines` of lines logged as FATAL
+    logged: frozenset[int] = frozenset()  # indices into `lines` of lines that had a log prefix
 
     @property
     def text(self) -> str:
@@ -106,15 +107,20 @@ def normalize(raw: str | bytes) -> Normalized:
     lines: list[str] = []
     numbers: list[int] = []
     fatal: set[int] = set()
+    logged: set[int] = set()
     for no, line in numbered:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
             truncated = True
-        line, severities = split_prefixes(line.strip())
+        whole = line.strip()
+        line, severities = split_prefixes(whole)
+        prefixed = len(line) < len(whole)
         line = re.sub(r"\s{2,}", " ", line.strip())
         if line:
             if severities & FATAL_SEVERITIES:
                 fatal.add(len(lines))
+            if prefixed:
+                logged.add(len(lines))
             lines.append(line)
             numbers.append(no)
-    return Normalized(lines, numbers, truncated, frozenset(fatal))
+    return Normalized(lines, numbers, truncated, frozenset(fatal), frozenset(logged))

@@ -403,6 +403,29 @@ def title_line(lines: list[str]) -> str | None:
     return first
 
 
+# What is left of a log record when the normalizer did not know its prefix: a glog severity and
+# date, a timestamp, a source file and line ("W0105 12:00:01.000 cuda_dnn.cc:9261]").
+_LOG_RECORD = re.compile(
+    r"^(?:[IWEF]\d{4}\b|\[?\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)|\.(?:cc|cpp|h|py):\d+\]"
+)
+
+
+def heading(norm: Normalized) -> str | None:
+    """The report's title when it stands as a heading: the first line (`title_line`), set apart
+    from the body by a blank line, not a lead-in to what follows ("8x V100 run:") and not a log
+    record (a TPU job's log can open with a line about CUDA libraries it does not need)."""
+    title = title_line(norm.lines)
+    if (
+        not title
+        or title.endswith(":")
+        or norm.line_numbers[1] - norm.line_numbers[0] < 2
+        or 0 in norm.logged
+        or _LOG_RECORD.search(title)
+    ):
+        return None
+    return title
+
+
 def error_lines(lines: list[str], limit: int = ERROR_LINES) -> list[str]:
     """The lines that state an error (an exception or an XLA status code), the last ones first
     kept: in a traceback the final exception is the one that decides."""
@@ -550,7 +573,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         facts.batch_size = int(m.group(1))
     facts.previous_release = _previous_release(scan)
     facts.profile = read_profile(scan).to_dict()
-    facts.context = read_context(scan).to_dict()
+    facts.context = read_context(scan, heading(norm)).to_dict()
     outside_lines = facts.key_lines
     if facts.context.get("gate") == "device":
         # JAX's probe for a TPU client the install lacks ("Failed to open libtpu.so") reads as an
