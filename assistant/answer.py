@@ -219,9 +219,12 @@ def script_note(facts: Facts, lang: str) -> str | None:
 
 def context_hint(facts: Facts, lang: str) -> str | None:
     """After a refusal the confidence model made: what to tell the person when the context gate
-    read another device, or another Google service or a plain VM, and no TPU (`text.domain`) —
-    the entries are about Cloud TPU, and naming the TPU would change the reading. None otherwise."""
+    read another device, or another Google service or a plain VM, and no TPU, or a heading about
+    another device (`text.domain`) — the entries are about Cloud TPU, and naming the TPU would
+    change the reading. None otherwise."""
     gate = facts.context.get("gate")
+    if facts.context.get("subject"):
+        return t(lang, "answer.hint_subject", what=", ".join(facts.context["subject"]))
     if gate == "device":
         return t(lang, "answer.hint_device", what=", ".join(facts.context.get("device", [])))
     if gate == "service":

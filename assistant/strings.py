@@ -893,6 +893,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Parece um problema em outro dispositivo ({what}), sem sinal de TPU; estas entradas são "
         "sobre Cloud TPU. Se aconteceu numa TPU, diga qual (v4-8, v5e…) e pergunte de novo.",
     ),
+    "answer.hint_subject": (
+        "Its first line is about another device ({what}) and names no TPU; these entries are "
+        "about Cloud TPU. If the problem happens on a TPU, name it there (v4-8, v5e…) and ask "
+        "again.",
+        "A primeira linha fala de outro dispositivo ({what}) e de nenhuma TPU; estas entradas são "
+        "sobre Cloud TPU. Se o problema acontece numa TPU, diga qual ali (v4-8, v5e…) e pergunte "
+        "de novo.",
+    ),
     "answer.hint_service": (
         "It reads as a problem with another Google service or a plain VM ({what}), with no sign "
         "of a TPU; these entries are about Cloud TPU. If a TPU is involved, say which one and ask "

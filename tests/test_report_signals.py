@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.answer import context_hint
 from assistant.evaluation import (
     BASELINES,
     OOS,
@@ -320,6 +321,19 @@ def test_title_names_the_subject_device():
     ):
         context = parse(not_a_subject).context
         assert context["subject"] == [] and context["gate"] is None, not_a_subject
+
+
+def test_a_report_about_another_device_is_refused_with_its_heading_as_the_reason(engine):
+    report = (
+        "Pytorch-xla crashes on my A100 GPU\n\nThe same script ran under torch_xla on a TPU v3-8 "
+        "last month. Now with PJRT_DEVICE=CUDA:\nRuntimeError: torch_xla/csrc/aten_xla_bridge.cpp"
+        ":110 : Check failed: xtensor\n"
+    )
+    answer = engine.ask(report)
+    assert answer.abstained and answer.facts.context["subject"] == ["a100", "gpu"]
+    hint = context_hint(answer.facts, "en")
+    assert hint and hint.startswith("Its first line is about another device (a100, gpu)")
+    assert context_hint(answer.facts, "pt").startswith("A primeira linha fala de outro dispositivo")
 
 
 def test_context_gate():
