@@ -208,6 +208,8 @@ READY_BUT_CHECK_FAILS = {"waited": "over-5", "architecture": "tpu-vm", "status":
     [
         ("jax", "0.4.30", 'pip install -U "jax[tpu]==0.4.30" -f '),
         ("pytorch", "2.5.1", 'pip install "torch==2.5.1" "torch_xla[tpu]==2.5.1" -f '),
+        # PyPI's tensorflow has no TPU support: the TPU build, with the libtpu it pins
+        ("tensorflow", "2.18.0", 'pip install "tensorflow-tpu==2.18.0" -f '),
     ],
 )
 def test_a_device_check_broken_by_an_upgrade_pins_a_matching_pair(framework, version, install):
@@ -224,7 +226,7 @@ def test_a_device_check_broken_by_an_upgrade_pins_a_matching_pair(framework, ver
         assert len(installs) == 1 and installs[0].startswith(install)
         assert not any(" stop " in c or " start " in c for c in cmds)
     unknown = commands(fix("tpu-connection", answers))
-    assert sum(c.startswith("pip install") for c in unknown) == 2
+    assert sum(c.startswith("pip install") for c in unknown) == 3  # one per framework
     assert any("tpu-vm versions list" in c for c in unknown)  # TensorFlow: the runtime version
 
 
