@@ -115,6 +115,9 @@ HOST_MEMORY = [
     "Out of RAM when fine-tuning Gemma with the Colab TPU runtime",
     "the notebook dies after asking for more RAM than available (12.7 GB)",
     "Saving a checkpoint takes 3x more RAM than the arrays themselves",
+    # TensorFlow's out-of-memory error on the host's CPU device and allocator
+    "ResourceExhaustedError: OOM when allocating tensor with shape[16,512,512,64] and type float on "
+    "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
 ]
 # TPU problems the knowledge base covers, worded close to the problems above.
 COMPILER = [
@@ -171,6 +174,9 @@ NOT_OUTSIDE = [
     # the TPU's own memory; VMEM only named beside it
     "HBM OOM at batch 64 on v5e; the vmem limit flag did not help",
     "Use the latest nightly matching your platform:",
+    # TensorFlow's out-of-memory error on a TPU core: the TPU's HBM
+    "ResourceExhaustedError: OOM when allocating tensor with shape[1024,4096] and type float on "
+    "/job:worker/replica:0/task:0/device:TPU:0 by allocator TPU_0_bfc",
     # the TPU's own memory called RAM: hbm-oom's question, whatever the word
     "my TPU runs out of RAM as soon as the batch goes above 64",
     "v3-8 TPU out of RAM with the 1.3B model, what can I shard?",

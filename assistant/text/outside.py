@@ -206,7 +206,10 @@ _RULES: tuple[_Rule, ...] = (
             r"\bmore RAM than\b|"
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
             # into NumPy, a model run on the VM's CPU), never the TPU's HBM
-            r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b",
+            r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b|"
+            # its out-of-memory error names the device and the allocator: the host's CPU ones
+            # ("… on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
+            r"\bOOM when allocating tensor\b[^\n]*?/device:CPU:\d+|\bby allocator cpu\b",
             re.I,
         ),
         # a person calling the TPU's own memory its RAM ("the TPU runs out of RAM")
