@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .strings import t
+from .text.domain import tpu_host_only
 from .text.parse import Facts
 
 
@@ -221,14 +222,25 @@ def context_hint(facts: Facts, lang: str) -> str | None:
     """After a refusal the confidence model made: what to tell the person when the context gate
     read another device, or another Google service or a plain VM, and no TPU, or a heading about
     another device (`text.domain`) — the entries are about Cloud TPU, and naming the TPU would
-    change the reading. None otherwise."""
-    gate = facts.context.get("gate")
-    if facts.context.get("subject"):
-        return t(lang, "answer.hint_subject", what=", ".join(facts.context["subject"]))
+    change the reading; or when the input names both a TPU and another device — which run the
+    problem is on decides. None otherwise."""
+    context = facts.context
+    gate = context.get("gate")
+    if context.get("subject"):
+        return t(lang, "answer.hint_subject", what=", ".join(context["subject"]))
     if gate == "device":
-        return t(lang, "answer.hint_device", what=", ".join(facts.context.get("device", [])))
+        return t(lang, "answer.hint_device", what=", ".join(context.get("device", [])))
     if gate == "service":
-        return t(lang, "answer.hint_service", what=", ".join(facts.context.get("service", [])))
+        return t(lang, "answer.hint_service", what=", ".join(context.get("service", [])))
+    if context.get("tpu") and context.get("device") and not tpu_host_only(context):
+        # a TPU and another device both named ("fine on the A100, fails on the v4-8"): which run
+        # the problem is on decides whether these entries apply
+        return t(
+            lang,
+            "answer.hint_mixed",
+            tpu=", ".join(context["tpu"][:2]),
+            what=", ".join(context["device"][:3]),
+        )
     return None
 
 

@@ -901,6 +901,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "sobre Cloud TPU. Se o problema acontece numa TPU, diga qual ali (v4-8, v5e…) e pergunte "
         "de novo.",
     ),
+    "answer.hint_mixed": (
+        "It shows signs of a TPU ({tpu}) and names another device ({what}). If the problem is on "
+        "the other device, these entries, about Cloud TPU, do not apply; if it is on the TPU, "
+        "paste that run's error or profile figures and ask again.",
+        "Tem sinais de TPU ({tpu}) e cita outro dispositivo ({what}). Se o problema é no outro "
+        "dispositivo, estas entradas, sobre Cloud TPU, não se aplicam; se é na TPU, cole o erro "
+        "ou os números do perfil dessa execução e pergunte de novo.",
+    ),
     "answer.hint_service": (
         "It reads as a problem with another Google service or a plain VM ({what}), with no sign "
         "of a TPU; these entries are about Cloud TPU. If a TPU is involved, say which one and ask "

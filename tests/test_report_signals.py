@@ -336,6 +336,17 @@ def test_a_report_about_another_device_is_refused_with_its_heading_as_the_reason
     assert context_hint(answer.facts, "pt").startswith("A primeira linha fala de outro dispositivo")
 
 
+def test_a_refusal_naming_a_tpu_and_another_device_asks_which_run_it_is():
+    both = parse("torch_xla ran on the v3-8 last month; on the A100 box now: CUDA error: out of memory")
+    hint = context_hint(both, "en")
+    assert hint and hint.startswith("It shows signs of a TPU (torch_xla, v3-8)")
+    assert "another device (a100, cuda)" in hint
+    assert context_hint(both, "pt").startswith("Tem sinais de TPU")
+    # XLA's host CPU device beside a TPU is the TPU job's own host: no question to ask
+    host = parse("No registered 'PyFunc' OpKernel for XLA_CPU_JIT devices on the v3-8 TPU")
+    assert context_hint(host, "en") is None
+
+
 def test_context_gate():
     assert read_context("No registered 'PyFunc' OpKernel for XLA_GPU_JIT devices").gate == "device"
     assert read_context("CUDA out of memory on my A100").gate == "device"
