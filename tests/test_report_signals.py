@@ -337,7 +337,9 @@ def test_a_report_about_another_device_is_refused_with_its_heading_as_the_reason
 
 
 def test_a_refusal_naming_a_tpu_and_another_device_asks_which_run_it_is():
-    both = parse("torch_xla ran on the v3-8 last month; on the A100 box now: CUDA error: out of memory")
+    both = parse(
+        "torch_xla ran on the v3-8 last month; on the A100 box now: CUDA error: out of memory"
+    )
     hint = context_hint(both, "en")
     assert hint and hint.startswith("It shows signs of a TPU (torch_xla, v3-8)")
     assert "another device (a100, cuda)" in hint
