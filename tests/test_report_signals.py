@@ -358,6 +358,14 @@ def test_context_gate():
         read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
     )
     assert read_context("the Edge TPU compiler maps fewer ops").gate == "device"
+    # other accelerators with an XLA or PyTorch stack of their own
+    for other in (
+        "jax-metal on a MacBook: UNIMPLEMENTED on the METAL device",
+        "torch_npu on an Ascend 910B runs out of memory",
+        "neuronx-cc fails to compile the graph on trn1",
+        "the model is too large for tile memory on a Graphcore Bow (poplar error)",
+    ):
+        assert read_context(other).gate == "device", other
     assert (
         read_context("Request had insufficient authentication scopes from aiplatform.init()").gate
         == "service"

@@ -95,6 +95,10 @@ _OTHER_DEVICE = re.compile(
     r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
+    # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
+    # Huawei's Ascend NPUs, AWS's Neuron SDK (Trainium, Inferentia), Graphcore's IPUs
+    r"jax[-_]metal|metal (?:device|platform|backend)|apple\s*m[1-4]|torch[-_]npu|ascend\s*9\d\d\w*|"
+    r"neuronx(?:-cc)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf[12]|graphcore|poplar|"
     # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about
     # exporting a model to a phone or an edge box, not about training on a Cloud TPU
     r"onnxruntime|nnapi|tflite|tensorrt|openvino|coreml|android)\b",
