@@ -383,6 +383,7 @@ def test_context_gate():
     ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
+    assert read_context("the Gemini API returns 403 PERMISSION_DENIED for my key").gate == "service"
     drive = "HttpError 403 when requesting https://www.googleapis.com/drive/v3/files returned"
     assert read_context(drive).gate == "service"
     # Lightning's start-up summary on a GPU run names the TPU only to say it is absent

@@ -113,7 +113,9 @@ _OTHER_SERVICE = re.compile(
     r"storage\.objects\.\w+|storage\.buckets\.\w+|"
     r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s*vm|"
     r"(?:compute\s+engine|gce)\s+(?:vms?|instances?|virtual\s+machines?)|"
-    r"dataproc|dataflow|cloud\s*run|cloud\s*functions)\b",
+    r"dataproc|dataflow|cloud\s*run|cloud\s*functions|"
+    # Google's model APIs and app platforms: their 403s and quotas are not a TPU's
+    r"gemini|generativelanguage(?:\.googleapis\.com)?|dialogflow|firebase)\b",
     re.I,
 )
 
