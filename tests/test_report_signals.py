@@ -380,6 +380,8 @@ def test_context_gate():
         "my Compute Engine instance",
         "a GCE VM in us-central1",
         "compute engine virtual machine",
+        "a VM do Compute Engine",
+        "uma instância do GCE",
     ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None

@@ -113,6 +113,8 @@ _OTHER_SERVICE = re.compile(
     r"storage\.objects\.\w+|storage\.buckets\.\w+|"
     r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s*vm|"
     r"(?:compute\s+engine|gce)\s+(?:vms?|instances?|virtual\s+machines?)|"
+    # the same in Portuguese word order ("a VM do Compute Engine", "instância do GCE")
+    r"(?:vms?|inst[âa]ncias?|m[áa]quinas?\s+virtua(?:l|is))\s+d[oa]\s+(?:compute\s+engine|gce)|"
     r"dataproc|dataflow|cloud\s*run|cloud\s*functions|"
     # Google's model APIs and app platforms: their 403s and quotas are not a TPU's
     r"gemini|generativelanguage(?:\.googleapis\.com)?|dialogflow|firebase)\b",
