@@ -56,6 +56,9 @@ CAPACITY = [
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Quota limit "
     "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
     '"message": "Quota \'TPUV4PodPerProjectPerZoneForTPUAPI\' exhausted. Limit 0 in zone us-central2-b"',
+    # in Portuguese
+    "não há capacidade na zona ao criar a TPU v5e",
+    "a cota excedida de TPU v4 não deixa criar a fatia",
 ]
 # Colab with no TPU free to assign, or the account over its usage limit
 NOTEBOOK_CAPACITY = [
@@ -115,6 +118,10 @@ HOST_MEMORY = [
     "Out of RAM when fine-tuning Gemma with the Colab TPU runtime",
     "the notebook dies after asking for more RAM than available (12.7 GB)",
     "Saving a checkpoint takes 3x more RAM than the arrays themselves",
+    # in Portuguese
+    "o Colab travou porque acabou a RAM ao carregar o dataset",
+    "a VM ficou sem memória RAM quando o DataLoader abriu 16 workers",
+    "a sessão caiu depois de usar toda a RAM disponível",
     # TensorFlow's out-of-memory error on the host's CPU device and allocator
     "ResourceExhaustedError: OOM when allocating tensor with shape[16,512,512,64] and type float on "
     "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
@@ -177,7 +184,9 @@ NOT_OUTSIDE = [
     # TensorFlow's out-of-memory error on a TPU core: the TPU's HBM
     "ResourceExhaustedError: OOM when allocating tensor with shape[1024,4096] and type float on "
     "/job:worker/replica:0/task:0/device:TPU:0 by allocator TPU_0_bfc",
-    # the TPU's own memory called RAM: hbm-oom's question, whatever the word
+    # the TPU's own memory called RAM: hbm-oom's question, whatever the word (in Portuguese too)
+    "a TPU ficou sem RAM com batch 128",
+    "a RAM da TPU acabou no segundo passo",
     "my TPU runs out of RAM as soon as the batch goes above 64",
     "v3-8 TPU out of RAM with the 1.3B model, what can I shard?",
     # a library's custom op missing on the TPU worker (op-unavailable's own), and TensorFlow's

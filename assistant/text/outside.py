@@ -159,7 +159,10 @@ _RULES: tuple[_Rule, ...] = (
             r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
             r"\bexceeded (?:the )?quota\b|"
-            r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b",
+            r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b|"
+            # in Portuguese: "não há capacidade na zona", "cota excedida", "estourou a cota"
+            r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
+            r"\bcota (?:excedida|esgotada|estourada)\b|\b(?:excedeu|estourou|esgotou) a cota\b",
             re.I,
         ),
     ),
@@ -207,6 +210,9 @@ _RULES: tuple[_Rule, ...] = (
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
             # into NumPy, a model run on the VM's CPU), never the TPU's HBM
             r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b|"
+            # in Portuguese: "acabou a RAM", "ficou sem memória RAM", "usou toda a RAM"
+            r"\b(?:acabou|estourou|esgotou) a (?:mem[óo]ria )?RAM\b|\bsem (?:mem[óo]ria )?RAM\b|"
+            r"\btoda a (?:mem[óo]ria )?RAM\b|\bRAM (?:acabou|estourou|esgotou)\b|"
             # its out-of-memory error names the device and the allocator: the host's CPU ones
             # ("… on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
             r"\bOOM when allocating tensor\b[^\n]*?/device:CPU:\d+|\bby allocator cpu\b",
@@ -214,7 +220,11 @@ _RULES: tuple[_Rule, ...] = (
         ),
         # a person calling the TPU's own memory its RAM ("the TPU runs out of RAM")
         re.compile(
-            r"\b(?:TPU|HBM)(?:'s)?\s+(?:(?:is|was|runs?|ran|going)\s+)?(?:out\s+of\s+)?RAM\b", re.I
+            r"\b(?:TPU|HBM)(?:'s)?\s+(?:(?:is|was|runs?|ran|going)\s+)?(?:out\s+of\s+)?RAM\b|"
+            # "a TPU ficou sem RAM", "a RAM da TPU acabou"
+            r"\b(?:TPU|HBM)\s+(?:ficou|fica|est[áa]|ficando)\s+sem\s+(?:mem[óo]ria\s+)?RAM\b|"
+            r"\bRAM da (?:TPU|HBM)\b",
+            re.I,
         ),
     ),
     _Rule(
