@@ -145,6 +145,7 @@ SCRATCH_MEMORY = [
     "I'm getting a compile-time OOM of about 2GB VMEM on a v4-8 with the long context",
 ]
 PROGRAM = [
+    "bash: gcloud: comando não encontrado",
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
     "bash: gcloud: command not found",
     "zsh: command not found: gcloud",

@@ -147,6 +147,8 @@ _RULES: tuple[_Rule, ...] = (
         "program",
         re.compile(
             r"\b[\w.-]+: command not found\b|"
+            # bash in a Portuguese locale
+            r"\b[\w.-]+: comando n[ãa]o encontrado\b|"
             r"\bcommand not found: [\w.-]+|"
             r"\bis not recognized as an internal or external command\b",
             re.I,
