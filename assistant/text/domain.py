@@ -282,7 +282,7 @@ def title_subject(title: str | None) -> list[str]:
 def read_context(text: str, title: str | None = None) -> Context:
     """What `text` says of its hardware and services; `title` is the report's heading when it has
     one (`parse.heading`), whose devices make the subject (`title_subject`)."""
-    subject = title_subject(title) if title else []
+    subject = title_subject(title)
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU

@@ -332,9 +332,7 @@ async def test_values_found_stay_on_screen_when_the_walk_question_pushes_them_up
         own = screen.active(AnswerView).query_one(".values")
         screen.conversation.scroll_to_widget(own, animate=False, top=True)
         await settle(pilot)
-        for _ in range(5):
-            await pilot.pause()
-        for _ in range(3):
+        for _ in range(8):
             await pilot.pause()
         header = screen.query_one("#context")
         assert not (header.display and header.query_one("#context-values").display)
