@@ -58,6 +58,13 @@ KNOWN: dict[str, Placeholder] = {
             "Framework release that last worked, e.g. 2.5.1 or 0.4.30",
         ),
         Placeholder(
+            "image",
+            # registry host[:port]/path[:tag][@sha256:digest], as `docker run` takes it
+            r"[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:/[a-z0-9][a-z0-9._-]*)*"
+            r"(?::[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?(?:@sha256:[0-9a-f]{64})?",
+            "Container image, e.g. us-central1-docker.pkg.dev/my-project/train/trainer:v3",
+        ),
+        Placeholder(
             "runtime_version",
             r"[a-z0-9][a-z0-9._-]{0,62}",
             "TPU software version, e.g. tpu-ubuntu2204-base",
