@@ -56,6 +56,10 @@ CAPACITY = [
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Quota limit "
     "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
     '"message": "Quota \'TPUV4PodPerProjectPerZoneForTPUAPI\' exhausted. Limit 0 in zone us-central2-b"',
+    # a queued resource still waiting for capacity (gcloud's state column), and GKE's scheduler
+    # with no node that has TPU chips free
+    "my-qr  us-west4-a  v5litepod-16  WAITING_FOR_RESOURCES",
+    "0/3 nodes are available: 3 Insufficient google.com/tpu. preemption: 0/3 nodes are available",
     # in Portuguese
     "não há capacidade na zona ao criar a TPU v5e",
     "a cota excedida de TPU v4 não deixa criar a fatia",

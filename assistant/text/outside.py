@@ -161,6 +161,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
             r"\bexceeded (?:the )?quota\b|"
+            # a queued resource waiting for capacity to be freed; GKE's scheduler with no node
+            # that has TPU chips to give ("0/3 nodes are available: 3 Insufficient google.com/tpu")
+            r"\bWAITING_FOR_RESOURCES\b|\bInsufficient google\.com/tpu\b|"
             r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b|"
             # in Portuguese: "não há capacidade na zona", "cota excedida", "estourou a cota"
             r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
