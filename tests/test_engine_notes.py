@@ -202,7 +202,8 @@ OFF_TOPIC = t("en", "note.off_topic")
     "text",
     [
         "what is the difference between v5e and v5p?",
-        "can I use a TPU v4 with Docker containers?",
+        # (Docker was one until tpu-connection gained its container fix; it is answered now)
+        "can I attach a persistent disk to a TPU v4 VM?",
         "Checkpointing with orbax on a v5p-128 takes 20 minutes per save",
         "how to mount a GCS bucket with gcsfuse on a TPU VM",
     ],
