@@ -203,6 +203,35 @@ def test_preempted_tpu_is_recreated_or_queued():
 READY_BUT_CHECK_FAILS = {"waited": "over-5", "architecture": "tpu-vm", "status": "ready"}
 
 
+def test_a_container_without_the_tpu_is_run_privileged_on_the_host_network():
+    image = "us-central1-docker.pkg.dev/acme/train/trainer:v3"
+    d = fix("tpu-connection", {**READY_BUT_CHECK_FAILS, "smoke-test": "container"}, image=image)
+    cmds = commands(d)
+    assert cmds[0].startswith("ls -l /dev/accel* /dev/vfio")  # looked at inside the container
+    run = cmds[1]
+    assert run.startswith("sudo docker run ") and run.endswith(f" {image} bash")
+    assert "--privileged" in run and "--net=host" in run
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        "ubuntu:22.04",
+        "localhost:5000/trainer",
+        "us-central1-docker.pkg.dev/tpu-pytorch-releases/docker/xla:r2.6.0_3.10_tpuvm_cxx11",
+        "gcr.io/acme/jax@sha256:" + "0" * 64,
+    ],
+)
+def test_image_references_as_docker_takes_them_are_accepted(image):
+    assert placeholders.validate_value("image", image) == image
+
+
+@pytest.mark.parametrize("image", ["Ubuntu:22.04", "trainer:v3; rm -rf /", "a b", "img:"])
+def test_what_is_no_image_reference_is_refused(image):
+    with pytest.raises(placeholders.PlaceholderError):
+        placeholders.validate_value("image", image)
+
+
 @pytest.mark.parametrize(
     ("framework", "version", "install"),
     [
