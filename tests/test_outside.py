@@ -60,6 +60,7 @@ CAPACITY = [
     # with no node that has TPU chips free
     "my-qr  us-west4-a  v5litepod-16  WAITING_FOR_RESOURCES",
     "0/3 nodes are available: 3 Insufficient google.com/tpu. preemption: 0/3 nodes are available",
+    "the nightly Vertex training job with a v5e fails every time because of a lack of TPU availability",
     # in Portuguese
     "não há capacidade na zona ao criar a TPU v5e",
     "a cota excedida de TPU v4 não deixa criar a fatia",

@@ -164,6 +164,9 @@ _RULES: tuple[_Rule, ...] = (
             # a queued resource waiting for capacity to be freed; GKE's scheduler with no node
             # that has TPU chips to give ("0/3 nodes are available: 3 Insufficient google.com/tpu")
             r"\bWAITING_FOR_RESOURCES\b|\bInsufficient google\.com/tpu\b|"
+            # said in words: "failed … due to lack of TPU availability" ("TPU availability in
+            # Colab is broken", a runtime that finds no TPU, is not this)
+            r"\black of (?:(?:TPU|GPU|accelerator) )?(?:capacity|availability)\b|"
             r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b|"
             # in Portuguese: "não há capacidade na zona", "cota excedida", "estourou a cota"
             r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
