@@ -63,6 +63,7 @@ CAPACITY = [
     "the nightly Vertex training job with a v5e fails every time because of a lack of TPU availability",
     # in Portuguese
     "não há capacidade na zona ao criar a TPU v5e",
+    "o job de treino na Vertex falha toda noite por falta de disponibilidade de TPU na região",
     "a cota excedida de TPU v4 não deixa criar a fatia",
 ]
 # Colab with no TPU free to assign, or the account over its usage limit

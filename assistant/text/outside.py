@@ -170,6 +170,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b|"
             # in Portuguese: "não há capacidade na zona", "cota excedida", "estourou a cota"
             r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
+            r"\bfalta de disponibilidade de (?:TPU|GPU|acelerador)(?:e?s)?\b|"
             r"\bcota (?:excedida|esgotada|estourada)\b|\b(?:excedeu|estourou|esgotou) a cota\b",
             re.I,
         ),
