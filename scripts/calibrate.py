@@ -468,7 +468,7 @@ def fit_temperature(rows: list[Row], params: Calibration, model: Confidence) -> 
     x, y, _, _, _ = _confidence_rows(rows, params, names, {})
     if len(set(y.tolist())) < 2:
         return 1.0
-    return fit_scale(_log_odds(np.array([model.bias, *model.coef.values()]), x), y)
+    return fit_scale(_log_odds(np.array([model.bias, *(model.coef[n] for n in names)]), x), y)
 
 
 def fit_scale(z: np.ndarray, y: np.ndarray) -> float:
