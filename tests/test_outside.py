@@ -99,6 +99,10 @@ STORAGE_ACCESS = [
     "request: HTTP response code 403 with body 'Permission 'storage.objects.create' denied on "
     "resource (or it may not exist).'",
     "AccessDeniedException: 403 Permission storage.buckets.get denied on resource",
+    # the Colab TPU handed the notebook's credentials for Cloud Storage, and refusing them
+    "InternalError: From /job:tpu_worker/replica:0/task:0: The filesystem registered under the "
+    "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
+    "\t [[{{node GcsConfigureCredentials}}]]",
 ]
 DATA_LOADING = [
     "RuntimeError: Already borrowed",

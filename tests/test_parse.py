@@ -115,6 +115,29 @@ def test_key_lines_of_a_long_log_skip_the_noise():
     assert len(f.key_lines) <= 12 and f.line_count == 5001
 
 
+def test_the_message_after_a_remote_task_prefix_is_a_key_line():
+    # TensorFlow names the TPU worker that failed and says what went wrong on the next line, whose
+    # words need not look like an error
+    prose = [
+        f"Step {i}: I tried setting option {i} of the input pipeline again." for i in range(30)
+    ]
+    raw = "\n".join(
+        [
+            "Colab TPU cannot read my bucket",
+            *prose[:15],
+            "InternalError: From /job:tpu_worker/replica:0/task:0:",
+            "The filesystem registered under the 'gs://' scheme was not the one expected.",
+            *prose[15:],
+        ]
+    )
+    texts = [k["text"] for k in parse(raw).key_lines]
+    assert any("registered under the 'gs://' scheme" in t for t in texts)
+    # an exception whose message is on its own line is not followed that way
+    raw = raw.replace("From /job:tpu_worker/replica:0/task:0:", "something failed here")
+    texts = [k["text"] for k in parse(raw).key_lines]
+    assert not any("registered under the 'gs://' scheme" in t for t in texts)
+
+
 def test_a_line_logged_as_fatal_is_a_key_line_whatever_its_words():
     # the process died on that line: its words ("not available in this library", "Check failed")
     # need not be error words, and the log's prefix that said FATAL is stripped like any other

@@ -198,7 +198,11 @@ _RULES: tuple[_Rule, ...] = (
         "storage_access",
         re.compile(
             r"\bdoes not have storage\.(?:objects|buckets)\.\w+ access\b|"
-            r"\bPermission '?storage\.(?:objects|buckets)\.\w+'? denied\b",
+            r"\bPermission '?storage\.(?:objects|buckets)\.\w+'? denied\b|"
+            # TensorFlow's op that hands a Colab TPU the notebook's Cloud Storage credentials
+            # (tensorflow_gcs_config), failing: the bucket's access, not the TPU's connection
+            r"\{\{node GcsConfigureCredentials\}\}|"
+            r"\bscheme was not a tensorflow::RetryingGcsFileSystem\b",
             re.I,
         ),
     ),

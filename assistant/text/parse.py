@@ -498,6 +498,24 @@ def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
     return {k: searchable(v) for k, v in views.items()}
 
 
+# An exception whose message starts on the next line: TensorFlow names the remote task that
+# failed ("InternalError: From /job:tpu_worker/replica:0/task:0:") and says what went wrong on the
+# line after, which is scored as the exception's own message.
+_OPENS_MESSAGE = re.compile(r"\bFrom /job:\S+:\s*$")
+
+
+def _with_continuations(
+    lines: list[str], scored: list[tuple[float, int]]
+) -> list[tuple[float, int]]:
+    out = list(scored)
+    for (score, i), line in zip(scored, lines, strict=True):
+        if score > 0 and i + 1 < len(lines) and _EXC.search(line) and _OPENS_MESSAGE.search(line):
+            nxt = lines[i + 1].lstrip("> \t")
+            if nxt and not _EXC.search(nxt):
+                out[i + 1] = (max(out[i + 1][0], score), i + 1)
+    return out
+
+
 def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int, str]]:
     """The lines that carry the error, in input order: (index into norm.lines, text).
 
@@ -511,6 +529,7 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
     scored = [
         (_line_score(line) + FATAL_BONUS * (i in norm.fatal), i) for i, line in enumerate(lines)
     ]
+    scored = _with_continuations(lines, scored)
     seen: set[str] = set()
     chosen: list[int] = [0] if title_line(lines) else []
     for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
