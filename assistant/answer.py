@@ -9,6 +9,7 @@ from typing import Any
 
 from .strings import t
 from .text.domain import tpu_host_only
+from .text.outside import KINDS
 from .text.parse import Facts
 
 
@@ -98,69 +99,20 @@ def _set_aside(d: Any) -> dict[str, Any] | None:
     return {k: d[k] for k in keys}
 
 
+# Each kind of problem outside the guide (`text.outside.KINDS`) has its short note and what to
+# tell the person, under these keys of the catalogue (test_strings checks that they are there).
+OUTSIDE_NOTES: dict[str, tuple[str, str]] = {
+    kind: (f"note.outside.{kind}", f"answer.note_outside.{kind}") for kind in KINDS
+}
+
+
 def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> tuple[str, str]:
     """For a problem outside the guide (`Facts.outside`): the short note (in English, as all of
     `ask --json`'s notes, unless `note_lang` says otherwise) and what to tell the person in `lang`,
-    with what to check instead."""
-    if outside["kind"] == "program":
-        return (
-            t(note_lang, "note.outside.program", **outside),
-            t(lang, "answer.note_outside.program", **outside),
-        )
-    if outside["kind"] == "regression":
-        return (
-            t(note_lang, "note.outside.regression", **outside),
-            t(lang, "answer.note_outside.regression", **outside),
-        )
-    if outside["kind"] == "capacity":
-        return (
-            t(note_lang, "note.outside.capacity", **outside),
-            t(lang, "answer.note_outside.capacity", **outside),
-        )
-    if outside["kind"] == "notebook_capacity":
-        return (
-            t(note_lang, "note.outside.notebook_capacity", **outside),
-            t(lang, "answer.note_outside.notebook_capacity", **outside),
-        )
-    if outside["kind"] == "storage":
-        return (
-            t(note_lang, "note.outside.storage", **outside),
-            t(lang, "answer.note_outside.storage", **outside),
-        )
-    if outside["kind"] == "storage_access":
-        return (
-            t(note_lang, "note.outside.storage_access", **outside),
-            t(lang, "answer.note_outside.storage_access", **outside),
-        )
-    if outside["kind"] == "host_memory":
-        return (
-            t(note_lang, "note.outside.host_memory", **outside),
-            t(lang, "answer.note_outside.host_memory", **outside),
-        )
-    if outside["kind"] == "numerics":
-        return (
-            t(note_lang, "note.outside.numerics", **outside),
-            t(lang, "answer.note_outside.numerics", **outside),
-        )
-    if outside["kind"] == "data_loading":
-        return (
-            t(note_lang, "note.outside.data_loading", **outside),
-            t(lang, "answer.note_outside.data_loading", **outside),
-        )
-    if outside["kind"] == "compiler":
-        return (
-            t(note_lang, "note.outside.compiler", **outside),
-            t(lang, "answer.note_outside.compiler", **outside),
-        )
-    if outside["kind"] == "scratch_memory":
-        return (
-            t(note_lang, "note.outside.scratch_memory", **outside),
-            t(lang, "answer.note_outside.scratch_memory", **outside),
-        )
-    return (
-        t(note_lang, "note.outside.install", **outside),
-        t(lang, "answer.note_outside.install", **outside),
-    )
+    with what to check instead. A kind this version does not know (a history written by a later
+    one) is told as an installation problem."""
+    note, say = OUTSIDE_NOTES.get(outside.get("kind", ""), OUTSIDE_NOTES["install"])
+    return t(note_lang, note, **outside), t(lang, say, **outside)
 
 
 def own_refusal(facts: Facts, lang: str, note_lang: str = "en") -> tuple[str, str] | None:

@@ -203,6 +203,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o shell não encontra um programa (“{text}”), o que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.process_count": (
+        "line {line} says the launcher was asked for a number of processes the TPU host does not "
+        "split into (“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o lançador recebeu um número de processos em que o host da TPU não "
+        "se divide (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não "
+        "cobre",
+    ),
     "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
@@ -1015,6 +1022,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a instalação de ferramentas. Instale-o (para o gcloud: a Google Cloud CLI, depois rode "
         "gcloud init), abra um shell novo, confira que ele é encontrado (which gcloud mostra o "
         "caminho) e pergunte de novo com o próximo erro.",
+    ),
+    "answer.note_outside.process_count": (
+        "Line {line} says the launcher was asked for a number of processes the TPU host does not "
+        "split into (“{text}”): it starts either one process or one per TPU device of the host, "
+        "which the guide I answer from does not cover. Leave the count at its default (xmp.spawn "
+        "without nprocs, or nprocs=None; accelerate config with the host's device count). To use "
+        "fewer devices, tell the runtime which ones are visible instead (TPU_VISIBLE_CHIPS with "
+        "TPU_CHIPS_PER_PROCESS_BOUNDS and TPU_PROCESS_BOUNDS, or TPU_NUM_DEVICES on older "
+        "releases). A pod slice runs one such "
+        "launch on every host (gcloud … ssh --worker=all).",
+        "A linha {line} diz que o lançador recebeu um número de processos em que o host da TPU não "
+        "se divide (“{text}”): ele inicia um processo só ou um por dispositivo de TPU do host, o "
+        "que o guia em que me baseio não cobre. Deixe a contagem no padrão (xmp.spawn sem nprocs, "
+        "ou nprocs=None; accelerate config com o número de dispositivos do host). Para usar menos "
+        "dispositivos, diga ao runtime quais ficam visíveis (TPU_VISIBLE_CHIPS com "
+        "TPU_CHIPS_PER_PROCESS_BOUNDS e TPU_PROCESS_BOUNDS, ou TPU_NUM_DEVICES nas versões "
+        "antigas). Um slice de pod roda um "
+        "lançamento desses em cada host (gcloud … ssh --worker=all).",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "

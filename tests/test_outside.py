@@ -104,6 +104,10 @@ STORAGE_ACCESS = [
     "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
     "\t [[{{node GcsConfigureCredentials}}]]",
 ]
+PROCESS_COUNT = [
+    "ValueError: The number of devices must be either 1 or 8, got 4 instead",
+    "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
+]
 DATA_LOADING = [
     "RuntimeError: Already borrowed",
     "pyo3_runtime.PanicException: assertion failed: stride < max_len",
@@ -276,6 +280,7 @@ def _outside(text: str):
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
+        *[("process_count", x) for x in PROCESS_COUNT],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
@@ -340,6 +345,15 @@ $ gcloud compute tpus tpu-vm create trainer --zone=us-west4-a --accelerator-type
 ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity in the zone \\"us-west4-a\\"; you can try in another zone where Cloud TPU Nodes are offered (see https://cloud.google.com/tpu/docs/regions) [EID: 0x1a2b3c4d]"}
 """
 
+
+PROCESS_COUNT_REPORT = """xmp.spawn with nprocs=4 fails on the v3-8
+
+I only want half of the TPU cores for this experiment, so I start the workers with
+xmp.spawn(_mp_fn, args=(flags,), nprocs=4) on the TPU VM. It stops at once:
+
+  File "/usr/local/lib/python3.8/dist-packages/torch_xla/distributed/xla_multiprocessing.py", line 201, in _pre_fork_setup
+ValueError: The number of devices must be either 1 or 8, got 4 instead
+"""
 
 PROGRAM_REPORT = """Creating the TPU fails from my launcher script
 
@@ -468,6 +482,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (NAN_REPORT, "numerics", "reads like a numerical problem"),
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
+        (PROCESS_COUNT_REPORT, "process_count", "number of processes the TPU host does not split"),
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
         (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),

@@ -8,7 +8,9 @@ import re
 import string
 from pathlib import Path
 
+from assistant.answer import OUTSIDE_NOTES
 from assistant.strings import LANGS, STRINGS, locale_lang, pct, t
+from assistant.text.outside import KINDS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
 
@@ -60,6 +62,8 @@ def test_advice_and_notes_are_looked_up():
     `advice.*` and `note.*` key is used, and advice.py keeps no words of its own (a string literal,
     not a docstring, with two words in a row)."""
     used = _keys_used()
+    # the notes of the problems outside the guide are looked up through a table of their keys
+    used.update({key: [] for keys in OUTSIDE_NOTES.values() for key in keys})
     for prefix in ("advice.", "note."):
         keys = {k for k in STRINGS if k.startswith(prefix)}
         assert keys and keys <= set(used), sorted(keys - set(used))
@@ -82,6 +86,12 @@ def test_advice_and_notes_are_looked_up():
         and id(node) not in docstrings
     ]
     assert not sentences, sentences
+
+
+def test_every_problem_outside_the_guide_has_its_notes():
+    assert set(OUTSIDE_NOTES) == set(KINDS)
+    missing = [key for keys in OUTSIDE_NOTES.values() for key in keys if key not in STRINGS]
+    assert not missing, missing
 
 
 def test_both_languages_and_the_same_placeholders():

@@ -155,6 +155,13 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # a launcher asked for a number of processes the TPU host does not split into
+        # (torch_xla's xmp.spawn under XRT, Accelerate: one process or one per device): the
+        # command's settings, not a TPU that cannot be reached
+        "process_count",
+        re.compile(r"\bnumber of devices must be either 1 or \d+, got \d+ instead\b", re.I),
+    ),
+    _Rule(
         "capacity",
         re.compile(
             r"\bno more capacity in the zone\b|\binsufficient (?:reserved )?capacity\b|"
