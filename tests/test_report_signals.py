@@ -232,6 +232,19 @@ def test_low_memory_use_routes_to_a_small_batch_unless_the_input_waits():
     assert routed("HBM usage: 1.9 GiB of 32 GiB", shows_error=True) == []
 
 
+def test_a_low_mxu_figure_beside_mostly_free_memory_tips_it_to_a_small_batch(engine):
+    # the batch leaves the matrix units unfilled: the memory figure explains the MXU figure, and
+    # outweighs the low-mxu entry's own reading of it (a signature of weight 0.8)
+    text = "TPU v4 profile: HBM usage 3 GB of 32 GB, MXU utilization 9%, step time 20 ms"
+    weights = {h.entry_id: h.weight for h in route(read_profile(text))}
+    assert weights == {"small-batch": 0.9, "low-mxu": 0.6}
+    assert {h.entry_id: h.weight for h in route(read_profile("HBM usage 3 GB of 32 GB"))} == {
+        "small-batch": 0.6
+    }
+    answer = engine.ask(text + " with a per-core batch of 8. Should I change something?")
+    assert not answer.abstained and answer.results[0].id == "small-batch"
+
+
 NARROW_MLP = """
 x = layers.Dense(48, activation="relu")(x)
 x = layers.Dense(24, activation="relu")(x)

@@ -22,7 +22,9 @@ The guide separates slow-training problems by where the step time goes:
   sizes) → `tensor-padding`, whose look-alike patterns (a conv layer's `padding="same"`) it
   outweighs: they guard against words, and this is a measurement;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
-  guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`;
+  guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`. A
+  low MXU figure as well is what such a batch leaves (the units are not filled), and tips it to
+  `small-batch` the way narrow layers tip it to `small-layers`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
@@ -196,7 +198,10 @@ RULES: tuple[ProfileRule, ...] = (
             and p.memory_used < MOSTLY_FREE
             and not (_waits_for_input(p) or _narrow(p))
         ),
-        lambda p: _known(memory_used=p.memory_used, per_core_batch=p.per_core_batch),
+        lambda p: _known(
+            memory_used=p.memory_used, per_core_batch=p.per_core_batch, **_compute_use(p)
+        ),
+        lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
     ),
     ProfileRule(
