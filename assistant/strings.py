@@ -234,6 +234,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o Cloud Storage negou acesso à conta (“{text}”), uma permissão "
         "do bucket que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.disk_full": (
+        "line {line} says a disk is full (“{text}”), the machine's own storage and not the TPU's "
+        "memory, which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um disco está cheio (“{text}”), o armazenamento da própria máquina "
+        "e não a memória da TPU, o que o guia de solução de problemas por trás do tpu-assist não "
+        "cobre",
+    ),
     "note.outside.host_memory": (
         "line {line} says the machine's own RAM ran out (“{text}”), not the TPU's memory, which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1087,6 +1094,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "de serviço do Cloud TPU) e dê a ela um papel no bucket, como Storage Object Viewer para "
         "ler ou Storage Object User para gravar: `gcloud storage buckets add-iam-policy-binding "
         "gs://BUCKET --member=serviceAccount:CONTA --role=roles/storage.objectViewer`.",
+    ),
+    "answer.note_outside.disk_full": (
+        "Line {line} says a disk is full (“{text}”): the storage of the machine that ran it, not "
+        "the TPU's memory (HBM), which the guide I answer from does not cover. Find what fills it "
+        "(sudo du -xh / | sort -h | tail -20), then clear caches (pip cache purge, "
+        "~/.cache/huggingface) and old checkpoints, keep datasets and checkpoints in a Cloud "
+        "Storage bucket, or give the VM a bigger disk. If /tmp/tpu_logs is what grew, ask about "
+        "the TPU's debug logs: their size and directory can be set.",
+        "A linha {line} diz que um disco está cheio (“{text}”): o armazenamento da máquina que "
+        "rodou o programa, não a memória da TPU (HBM), o que o guia em que me baseio não cobre. "
+        "Descubra o que o ocupa (sudo du -xh / | sort -h | tail -20), depois limpe caches (pip "
+        "cache purge, ~/.cache/huggingface) e checkpoints antigos, mantenha datasets e checkpoints "
+        "num bucket do Cloud Storage ou dê à VM um disco maior. Se o que cresceu foi o "
+        "/tmp/tpu_logs, pergunte sobre os logs de depuração da TPU: o tamanho e o diretório deles "
+        "podem ser configurados.",
     ),
     "answer.note_outside.host_memory": (
         "Line {line} says the machine's own RAM ran out (“{text}”): the VM or Colab runtime that "

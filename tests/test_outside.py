@@ -104,6 +104,11 @@ STORAGE_ACCESS = [
     "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
     "\t [[{{node GcsConfigureCredentials}}]]",
 ]
+DISK_FULL = [
+    "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
+    "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+    "write /var/lib/docker/tmp/GetImageBlob123: no space left on device",
+]
 PROCESS_COUNT = [
     "ValueError: The number of devices must be either 1 or 8, got 4 instead",
     "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
@@ -281,6 +286,7 @@ def _outside(text: str):
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
         *[("process_count", x) for x in PROCESS_COUNT],
+        *[("disk_full", x) for x in DISK_FULL],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
@@ -345,6 +351,21 @@ $ gcloud compute tpus tpu-vm create trainer --zone=us-west4-a --accelerator-type
 ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity in the zone \\"us-west4-a\\"; you can try in another zone where Cloud TPU Nodes are offered (see https://cloud.google.com/tpu/docs/regions) [EID: 0x1a2b3c4d]"}
 """
 
+
+DISK_FULL_REPORT = """Training on the v4-8 dies when saving the second checkpoint
+
+JAX on the TPU VM, orbax writing checkpoints to ~/ckpt every 1000 steps. At step 2000:
+
+  File "/usr/lib/python3.10/shutil.py", line 254, in copyfile
+OSError: [Errno 28] No space left on device
+"""
+
+# libtpu's own logs that filled the disk: the debug-logs entry's signature settles the answer
+TPU_LOGS_FILL_THE_DISK = """TPU VM out of disk
+
+pip install fails with OSError: [Errno 28] No space left on device, and du shows 80 GB under
+/tmp/tpu_logs from a month of runs. How do I keep the TPU logs from growing like this?
+"""
 
 PROCESS_COUNT_REPORT = """xmp.spawn with nprocs=4 fails on the v3-8
 
@@ -483,6 +504,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STORAGE_REPORT, "storage", "reads like the TPU's host was given a path"),
         (PROGRAM_REPORT, "program", "says the shell cannot find a program"),
         (PROCESS_COUNT_REPORT, "process_count", "number of processes the TPU host does not split"),
+        (DISK_FULL_REPORT, "disk_full", "says a disk is full"),
         (HOST_MEMORY_REPORT, "host_memory", "says the machine's own RAM ran out"),
         (DATA_LOADING_REPORT, "data_loading", "says the code that loads"),
         (COMPILER_REPORT, "compiler", "says the XLA compiler failed by a bug of its own"),
@@ -500,6 +522,12 @@ def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kin
     assert "No confident match" in shown and note in shown.split("No confident match")[1]
     # the nearest entries come without the model's confidences, which would contradict the refusal
     assert "confidence" not in shown
+
+
+def test_a_disk_filled_by_the_tpu_logs_is_answered_by_their_entry(engine):
+    answer = engine.ask(TPU_LOGS_FILL_THE_DISK)
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "disk_full"
+    assert not answer.abstained and answer.results[0].id == "debug-logs"
 
 
 def test_a_regression_is_walked_back_to_the_release_the_report_names(engine):

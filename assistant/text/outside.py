@@ -214,6 +214,14 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # the machine's disk is full (a boot disk filled by caches, datasets, checkpoints, the
+        # system's logs): not the TPU's memory, whose messages these words resemble. When libtpu's
+        # own logs filled it, the debug-logs entry's signature (/tmp/tpu_logs) settles the answer
+        # and this reading does not refuse it (`decide.outside_guide`)
+        "disk_full",
+        re.compile(r"(?:\[Errno 28\] )?\bNo space left on device\b|\[Errno 28\]|\bENOSPC\b", re.I),
+    ),
+    _Rule(
         # the VM's (or Colab's) RAM, not the TPU's HBM: the guide's memory entries are about the
         # TPU's own memory, whose messages say RESOURCE_EXHAUSTED / "memory space hbm"
         "host_memory",
