@@ -210,6 +210,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "se divide (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não "
         "cobre",
     ),
+    "note.outside.create_request": (
+        "line {line} says gcloud refused the arguments of the request to create a TPU (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o gcloud recusou os argumentos do pedido de criação da TPU "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.billing": (
+        "line {line} asks about cost or billing (“{text}”), which the troubleshooting guide behind "
+        "tpu-assist does not cover",
+        "a linha {line} pergunta sobre custo ou cobrança (“{text}”), o que o guia de solução de "
+        "problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
@@ -1047,6 +1059,34 @@ STRINGS: dict[str, tuple[str, str]] = {
         "TPU_CHIPS_PER_PROCESS_BOUNDS e TPU_PROCESS_BOUNDS, ou TPU_NUM_DEVICES nas versões "
         "antigas). Um slice de pod roda um "
         "lançamento desses em cada host (gcloud … ssh --worker=all).",
+    ),
+    "answer.note_outside.create_request": (
+        "Line {line} says gcloud refused the arguments of the request to create the TPU "
+        "(“{text}”), which the guide I answer from does not cover. Check that the zone offers the "
+        "accelerator type (gcloud compute tpus accelerator-types list --zone=ZONE), that the "
+        "runtime version exists for it (gcloud compute tpus versions list --zone=ZONE: each "
+        "generation has its own, such as v2-alpha-tpuv5-lite for v5e), that what you ask for "
+        "(Multislice, a topology) is offered for that generation, and that no TPU of that name "
+        "is left (gcloud compute tpus tpu-vm list --zone=ZONE).",
+        "A linha {line} diz que o gcloud recusou os argumentos do pedido de criação da TPU "
+        "(“{text}”), o que o guia em que me baseio não cobre. Confira se a zona oferece o tipo de "
+        "acelerador (gcloud compute tpus accelerator-types list --zone=ZONA), se a versão de "
+        "runtime existe para ele (gcloud compute tpus versions list --zone=ZONA: cada geração tem "
+        "a sua, como v2-alpha-tpuv5-lite para a v5e), se o que você pede (Multislice, uma "
+        "topologia) é oferecido para essa geração e se não sobrou uma TPU com esse nome (gcloud "
+        "compute tpus tpu-vm list --zone=ZONA).",
+    ),
+    "answer.note_outside.billing": (
+        "Line {line} asks about cost or billing (“{text}”), which the guide I answer from does not "
+        "cover. The Cloud TPU pricing page gives the price of each generation by region, and the "
+        "console's Billing reports show what was charged and for which resource. A TPU that is up "
+        "(READY) is charged whether or not a program uses it: list yours with gcloud compute tpus "
+        "tpu-vm list --zone=ZONE and delete the ones you are done with.",
+        "A linha {line} pergunta sobre custo ou cobrança (“{text}”), o que o guia em que me baseio "
+        "não cobre. A página de preços do Cloud TPU dá o preço de cada geração por região, e os "
+        "relatórios de Faturamento do console mostram o que foi cobrado e por qual recurso. Uma "
+        "TPU ligada (READY) é cobrada esteja um programa usando ou não: liste as suas com gcloud "
+        "compute tpus tpu-vm list --zone=ZONA e apague as que não usa mais.",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "

@@ -104,6 +104,20 @@ STORAGE_ACCESS = [
     "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
     "\t [[{{node GcsConfigureCredentials}}]]",
 ]
+CREATE_REQUEST = [
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) INVALID_ARGUMENT: Invalid runtime version "
+    "tpu-vm-base-v9",
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) ALREADY_EXISTS: Resource 'projects/p/locations/"
+    "us-central2-b/nodes/train-1' already exists",
+    "ERROR: (gcloud.alpha.compute.tpus.queued-resources.create) INVALID_ARGUMENT: Cloud TPU was "
+    "unable to complete the operation.",
+]
+BILLING = [
+    "How much does a v5p-128 slice cost per day in us-east5?",
+    "I deleted the TPU VM but I'm still being charged for TPU usage, why?",
+    "quanto custa deixar uma v4-8 ligada o fim de semana?",
+    "Is queued resources billing different from on-demand?",
+]
 DISK_FULL = [
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
     "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
@@ -189,6 +203,13 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a cost in step time, a precision's price, a free tier named in passing: not about money
+    "padding to 128 costs 30% of the step time on the v4",
+    "bfloat16 matmuls on TPU come at the price of precision",
+    "I am on the GCP free tier with $300 credits, reading the data from a bucket is slow",
+    # the account's scopes refuse the creation: that is the guide's 403 entry
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Request had insufficient "
+    "authentication scopes.",
     # a change of the person's own, not of a release: a move to the TPU, their code, a question
     "after switching to a TPU v3-8 the validation loss is worse than on my GPU",
     "after updating my model the TPU runs out of memory at batch 64",
@@ -287,6 +308,8 @@ def _outside(text: str):
         *[("program", x) for x in PROGRAM],
         *[("process_count", x) for x in PROCESS_COUNT],
         *[("disk_full", x) for x in DISK_FULL],
+        *[("create_request", x) for x in CREATE_REQUEST],
+        *[("billing", x) for x in BILLING],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],

@@ -162,6 +162,23 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(r"\bnumber of devices must be either 1 or \d+, got \d+ instead\b", re.I),
     ),
     _Rule(
+        # what a TPU costs or what the account was charged: pricing and billing, which the guide
+        # does not cover ("the price of" a precision setting, a free tier named in passing, are
+        # not questions about cost)
+        "billing",
+        re.compile(
+            r"\bhow much (?:does|do|would|will|did)\b[^\n?]{0,60}\bcost\b|"
+            r"\bquanto (?:custa|custam|cobra|cobram|vou pagar)\b|"
+            r"\bpricing\b|\bprice per (?:hour|chip|core)\b|"
+            # charged or billed, and billing as the subject (not "billing is enabled")
+            r"\b(?:am|are|is|was|were|be|being|get|gets|got|getting|still) (?:still )?"
+            r"(?:billed|charged)\b|\b(?:billed|charged) (?:for|after|even|while|when)\b|"
+            r"\b(?:in|on|about|sobre|de) (?:the )?billing\b|\bbilling\b[^\n.!?]{0,60}\?|"
+            r"\bcobrad[oa]s?\b|\bcobrança\b",
+            re.I,
+        ),
+    ),
+    _Rule(
         "capacity",
         re.compile(
             r"\bno more capacity in the zone\b|\binsufficient (?:reserved )?capacity\b|"
@@ -179,6 +196,19 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
             r"\bfalta de disponibilidade de (?:TPU|GPU|acelerador)(?:e?s)?\b|"
             r"\bcota (?:excedida|esgotada|estourada)\b|\b(?:excedeu|estourou|esgotou) a cota\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # gcloud refused the request to create a TPU for its own arguments (a runtime version
+        # that does not exist, an accelerator type the zone or the API does not offer, a name in
+        # use): the command line to fix, not a TPU to connect to. A refusal for the account's
+        # scopes is the guide's (create-403-scopes), one for capacity is `capacity`, read first
+        "create_request",
+        re.compile(
+            r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
+            r"\s*(?:INVALID_ARGUMENT|ALREADY_EXISTS|FAILED_PRECONDITION)\b|"
+            r"\bInvalid runtime version\b",
             re.I,
         ),
     ),
