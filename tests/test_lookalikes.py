@@ -76,3 +76,18 @@ def test_a_strong_signature_outweighs_a_described_lookalike_in_the_why(engine):
     answer = engine.ask(text)
     assert answer.best.id == "tpu-connection" and not answer.abstained
     assert not any("look-alike" in line for line in answer.best.why)
+
+
+def test_tensorflows_own_allocator_is_a_lookalike_of_the_hbm_unless_it_names_a_tpu(engine):
+    # TensorFlow's allocator words a GPU's or a CPU's failed allocation this way; the pattern
+    # (hbm-oom's tf-allocator-oom) leaves the same words placed on a TPU device to the entry
+    shape = (
+        "ResourceExhaustedError: OOM when allocating tensor with shape[64,1024,1024] and type float"
+    )
+    for where in ("", " on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc"):
+        ev = engine.retrieve(shape + where + "\nduring model.fit").evidence["hbm-oom"]
+        assert ev.exclude >= 0.8, where
+    on_tpu = shape + " on /job:worker/replica:0/task:0/device:TPU:0 by allocator TPU_0_bfc"
+    assert engine.retrieve(on_tpu).evidence["hbm-oom"].exclude == 0
+    answer = engine.ask(on_tpu)
+    assert not answer.abstained and answer.results[0].id == "hbm-oom"
