@@ -320,6 +320,20 @@ def test_batch_size_skips_other_batches(text):
     assert parse(text).batch_size is None
 
 
+@pytest.mark.parametrize(
+    ("text", "batch"),
+    [
+        ("MXU 9%, step time 20 ms with per-core batch 8", None),
+        ("batch of 32 per device on a v5e-8", None),
+        ("lote de 16 por núcleo", None),
+        # the global batch named after a per-core one is the one taken
+        ("per core batch 8, so batch size 64 in total", 64),
+    ],
+)
+def test_a_batch_per_core_is_not_the_global_batch(text, batch):
+    assert parse(text).batch_size == batch
+
+
 def test_described_symptoms_are_key_lines_of_a_prose_report():
     """A report told in prose has few error words: the sentences that describe the symptom (slow,
     recompiling, idle, frozen) are its key lines, not only the title and a stray "error"."""

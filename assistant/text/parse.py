@@ -120,6 +120,26 @@ _BATCH = re.compile(
     re.I,
 )
 
+# A batch counted per core, device or process ("per-core batch 8", "batch of 32 per device"): the
+# profile reads it (`text.profile`, per_core_batch); the walks' `batch_size` is the global batch
+_PER_DEVICE_BEFORE = re.compile(
+    r"\bper[- _]?(?:core|device|replica|chip|process|host|worker)\s*$|"
+    r"\bpor\s+(?:n[úu]cleo|dispositivo|chip|r[ée]plica|processo)\s*$",
+    re.I,
+)
+_PER_DEVICE_AFTER = re.compile(
+    r"^\s*(?:per|por|/)\s*(?:core|device|replica|chip|process|n[úu]cleo|dispositivo|r[ée]plica)\b",
+    re.I,
+)
+
+
+def _per_device(text: str, m: re.Match[str]) -> bool:
+    return bool(
+        _PER_DEVICE_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
+        or _PER_DEVICE_AFTER.match(text[m.end() : m.end() + 24])
+    )
+
+
 _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
     r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
@@ -587,7 +607,7 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.op_names = list(dict.fromkeys(op.group(1) for rx in _OP for op in rx.finditer(scan)))[:5]
     facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
     facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
-    m = _BATCH.search(scan)
+    m = next((b for b in _BATCH.finditer(scan) if not _per_device(scan, b)), None)
     if m:
         facts.batch_size = int(m.group(1))
     facts.previous_release = _previous_release(scan)
