@@ -10,8 +10,11 @@ does it), or that the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc
 that the host's data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a
 DataLoader worker), that the compiler failed and calls it a bug of its own (`compiler`: "Please
 file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`:
-"Ran out of memory in memory space vmem"), or that the problem began with a new release
-(`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()").
+"Ran out of memory in memory space vmem"), that the problem began with a new release
+(`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a launcher
+was asked for a process count the TPU host does not split into (`process_count`), that gcloud
+refused the arguments of a request to create a TPU (`create_request`), that a disk is full
+(`disk_full`), or that the question is about what a TPU costs or what was billed (`billing`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
