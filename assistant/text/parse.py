@@ -18,7 +18,7 @@ from .domain import absent_backend_probe, read_context
 from .ids import ACCELERATOR_TYPE, PROJECT_ID, RELEASE
 from .normalize import Normalized, normalize
 from .outside import read_outside
-from .profile import read_profile
+from .profile import per_core_batch_spans, read_profile
 from .tokens import STOP_EN, STOP_PT, fold
 from .vague import names_no_problem, says_only_slow
 
@@ -119,26 +119,6 @@ _BATCH = re.compile(
     r"\s*(?:=|:|of|de|is|é|e)?\s*(\d{1,7})\b",
     re.I,
 )
-
-# A batch counted per core, device or process ("per-core batch 8", "batch of 32 per device"): the
-# profile reads it (`text.profile`, per_core_batch); the walks' `batch_size` is the global batch
-_PER_DEVICE_BEFORE = re.compile(
-    r"\bper[- _]?(?:core|device|replica|chip|process|host|worker)\s*$|"
-    r"\bpor\s+(?:n[úu]cleo|dispositivo|chip|r[ée]plica|processo)\s*$",
-    re.I,
-)
-_PER_DEVICE_AFTER = re.compile(
-    r"^\s*(?:per|por|/)\s*(?:core|device|replica|chip|process|n[úu]cleo|dispositivo|r[ée]plica)\b",
-    re.I,
-)
-
-
-def _per_device(text: str, m: re.Match[str]) -> bool:
-    return bool(
-        _PER_DEVICE_BEFORE.search(text[max(0, m.start() - 24) : m.start()])
-        or _PER_DEVICE_AFTER.match(text[m.end() : m.end() + 24])
-    )
-
 
 _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
@@ -527,12 +507,15 @@ _OPENS_MESSAGE = re.compile(r"\bFrom /job:\S+:\s*$")
 def _with_continuations(
     lines: list[str], scored: list[tuple[float, int]]
 ) -> list[tuple[float, int]]:
+    """`scored` ((score, i) for each line i) with the line after such a prefix scored as it is."""
     out = list(scored)
-    for (score, i), line in zip(scored, lines, strict=True):
-        if score > 0 and i + 1 < len(lines) and _EXC.search(line) and _OPENS_MESSAGE.search(line):
-            nxt = lines[i + 1].lstrip("> \t")
-            if nxt and not _EXC.search(nxt):
-                out[i + 1] = (max(out[i + 1][0], score), i + 1)
+    for i, line in enumerate(lines[:-1]):
+        score = scored[i][0]
+        if score <= 0 or not (_OPENS_MESSAGE.search(line) and _EXC.search(line)):
+            continue
+        nxt = lines[i + 1].lstrip("> \t")
+        if nxt and not _EXC.search(nxt):
+            out[i + 1] = (max(out[i + 1][0], score), i + 1)
     return out
 
 
@@ -607,7 +590,10 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.op_names = list(dict.fromkeys(op.group(1) for rx in _OP for op in rx.finditer(scan)))[:5]
     facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
     facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
-    m = next((b for b in _BATCH.finditer(scan) if not _per_device(scan, b)), None)
+    # a batch per core, device or replica is the profile's (per_core_batch), not the global one
+    per_core = per_core_batch_spans(scan)
+    batches = (b for b in _BATCH.finditer(scan) if not any(s < b.end() <= e for s, e in per_core))
+    m = next(batches, None)
     if m:
         facts.batch_size = int(m.group(1))
     facts.previous_release = _previous_release(scan)

@@ -120,6 +120,14 @@ _PER_CORE_BATCH = [
         re.I,
     ),
 ]
+
+
+def per_core_batch_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` gives a batch per core, device or replica (what `_PER_CORE_BATCH` reads): a
+    batch size found inside one of these is not the global batch (`parse.parse`)."""
+    return [m.span() for rx in _PER_CORE_BATCH for m in rx.finditer(text)]
+
+
 # The trace viewer described rather than quoted: the device idle in gaps between its steps ("~130 ms
 # gaps between my train_step executions", "nothing on the TPU until the next step", "busy only a
 # sliver of each step", "a TPU fica parada entre os steps"). No figure, but the same finding as a
