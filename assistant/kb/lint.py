@@ -247,12 +247,40 @@ def _lookalike_problems(path: str, entry: Entry) -> Iterator[Problem]:
                 )
 
 
+# How a text names each stack, lower-cased (`_stack_problems`).
+_STACK_NAMES = {
+    "tensorflow": ("tensorflow", "keras", "tf."),
+    "jax": ("jax", "flax"),
+    "pytorch": ("pytorch", "torch_xla", "torch."),
+}
+
+
+def _stack_problems(path: str, entry: Entry) -> Iterator[Problem]:
+    """An explanation that names TensorFlow and not another stack the entry lists leaves that
+    stack's users reading about someone else's framework: the stack notes must name it."""
+    for lang in ("en", "pt"):
+        text = entry.explanation.get(lang).lower()
+        if not any(n in text for n in _STACK_NAMES["tensorflow"]):
+            continue  # stack-neutral (gcloud, ssh, memory): every stack reads it the same way
+        notes = entry.stack_notes.get(lang).lower() if entry.stack_notes else ""
+        for stack in entry.frameworks:
+            names = _STACK_NAMES[stack]
+            if stack != "tensorflow" and not any(n in text or n in notes for n in names):
+                yield Problem(
+                    path,
+                    f"explanation.{lang}",
+                    "E046",
+                    f"names TensorFlow but not {stack}, which the entry lists: add stack_notes",
+                )
+
+
 def lint_entry(loaded: LoadedEntry) -> list[Problem]:
     path = str(loaded.path)
     return [
         *_signature_problems(path, loaded.entry),
         *_tree_problems(path, loaded.entry),
         *_lookalike_problems(path, loaded.entry),
+        *_stack_problems(path, loaded.entry),
     ]
 
 

@@ -27,6 +27,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E043 | a step's `when` or a question's `answer_from` names a variable nothing can set |
 | E044 | a described look-alike repeats one of the entry's own symptoms |
 | E045 | a command or code step is written for a framework the entry's `frameworks` does not list |
+| E046 | the explanation names TensorFlow only, the entry lists JAX or PyTorch, no `stack_notes` |
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ CODES = {
     "E043": "condition on a variable nothing sets",
     "E044": "look-alike repeats a symptom",
     "E045": "a step for a framework the entry does not list",
+    "E046": "explanation for TensorFlow only",
 }
 
 

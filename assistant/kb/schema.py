@@ -251,5 +251,18 @@ class Entry(Strict):
     lookalikes: Phrases | None = None
     keywords: list[str] = Field(default_factory=list)
     explanation: Text
+    # What the problem looks like, and what to do, on the stacks the guide does not cover (JAX,
+    # PyTorch/XLA), for an entry whose explanation is the guide's TensorFlow text. Shown after the
+    # explanation, never searched: the entry is found by what the problem is, and these notes'
+    # stack words (`jax.jit`, `DataLoader`, `loss.item()`) would pull every report on that stack
+    # toward whichever entry explains the most stacks (lint E046 asks for them).
+    stack_notes: Text | None = None
     related: list[str] = Field(default_factory=list)
     tree: Tree
+
+    def reading(self, lang: str) -> str:
+        """The explanation as a person reads it (Markdown): the text, then the stack notes."""
+        text = self.explanation.get(lang)
+        if self.stack_notes is None:
+            return text
+        return text.rstrip() + "\n\n" + self.stack_notes.get(lang)

@@ -89,6 +89,8 @@ def lexical_document(entry: Entry) -> str:
 def entry_full_text(entry: Entry) -> str:
     """All searchable text of an entry, both languages, as plain text (for `kb list --json`)."""
     parts = [lexical_document(entry)]
+    if entry.stack_notes:  # shown with the explanation, not searched (see kb.schema.Entry)
+        parts += [plain(entry.stack_notes.get(lang)) for lang in ("en", "pt")]
     parts += [s.pattern for s in entry.signatures]
     for node in entry.tree.nodes.values():
         for lang in ("en", "pt"):

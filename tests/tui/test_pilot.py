@@ -548,3 +548,24 @@ async def test_user_entry_is_marked_as_yours(make, engine, tmp_path):
         await type_and_send(pilot, "SampleError: Conv2D failed while training on the TPU")
         assert app.screen.turn.answer.results[0].id == "team-runbook"
         assert "your own entry" in text_of(app)
+
+
+@aio
+async def test_the_explanation_ends_with_what_it_means_on_other_stacks(make):
+    """A PyTorch/XLA report answered by a TensorFlow-worded entry: its explanation goes on to
+    say what the problem looks like on PyTorch/XLA and JAX (the entry's stack notes)."""
+    from textual.widgets import Collapsible, Markdown
+
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(
+            pilot,
+            "NotImplementedError: Could not run 'torchvision::nms' with arguments from the "
+            "'XLA' backend.",
+        )
+        assert app.screen.turn.answer.results[0].id == "op-unavailable"
+        box = app.screen.query_one(".explanation", Collapsible)
+        assert box.collapsed
+        shown = box.query_one(Markdown).source
+        assert "XLA_TPU_JIT" in shown and "PyTorch/XLA" in shown and "jax.pure_callback" in shown

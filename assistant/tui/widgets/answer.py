@@ -164,7 +164,7 @@ class AnswerView(RecomposingView):
             with Collapsible(
                 title=t(self.lang, "answer.explanation"), collapsed=True, classes="explanation"
             ):
-                yield Markdown(entry.explanation.get(self.lang))
+                yield Markdown(entry.reading(self.lang))
         yield from self._values()
         if a.notes and a.facts.truncated:
             yield Static(t(self.lang, "answer.note_cut"), classes="hint")
