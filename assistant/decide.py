@@ -342,10 +342,26 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     """A key line names a problem the guide behind the knowledge base does not cover — the software
     could not be installed or loaded, there was no capacity or quota for the TPU, the TPU's host was
     given a local path, the loss became NaN (`text.outside`) — and no specific signature of the
-    answer explains that line: the assistant abstains and says why (the answer's notes). The
+    answer explains that line, nor did one of its signatures read an earlier line (`_came_first`):
+    the assistant abstains and says why (the answer's notes). The
     confidence model has next to nothing to learn this from: none of the real reports it is
     fitted on has such a line."""
-    return bool(retrieval.facts.outside) and not settled(top)
+    outside = retrieval.facts.outside
+    return outside is not None and not settled(top) and not _came_first(top, outside["line"])
+
+
+def _came_first(top: Scored, line: int) -> bool:
+    """A signature of the answer matched a line before the one outside the guide, and not that
+    line itself: the report's first error is the entry's, and what follows is the aftermath (a
+    TensorFlow upgraded to get past a version skew now fails to load an op library). The reverse
+    order, a library that does not load and then a TPU that cannot be reached, stays refused:
+    there the first error is the cause. So does a line both read (libtpu.so that cannot be
+    opened, so the TPU backend cannot start), even where a title said it first, and an answer a
+    look-alike pattern of its own contests (the same libtpu line on a GPU machine)."""
+    if top.evidence.exclude > 0:
+        return False
+    lines = {line_no for hit, line_no in top.evidence.signature_hits if hit.weight > 0}
+    return line not in lines and any(n < line for n in lines)
 
 
 # MiniLM's cosine between two texts about different things is about 0.1-0.3, and a question and

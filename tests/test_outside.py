@@ -593,6 +593,39 @@ def test_a_specific_signature_still_answers_beside_such_a_line(engine):
     assert not answer.abstained and answer.results[0].id == "hbm-oom"
 
 
+_SKEW = (
+    "InvalidArgumentError: NodeDef expected inputs 'int64' do not match 1 inputs specified; "
+    "Op<name=_Recv; signature= -> tensor:tensor_type>; NodeDef: {{node _Recv}}"
+)
+_UNLOADED = (
+    "NotFoundError: /usr/local/lib/python3.8/dist-packages/tensorflow_addons/custom_ops/image/"
+    "_image_ops.so: undefined symbol: _ZN10tensorflow8OpKernel11TraceStringEv"
+)
+
+
+def test_the_first_error_decides_between_an_entry_and_an_install_problem(engine):
+    """The entry's error first and a library that no longer loads after the person's attempted
+    fix: the entry answers. The library first and then the TPU error: the install problem is the
+    cause, and the answer is refused with its note."""
+    entry_first = (
+        "Colab TPU: connecting with initialize_tpu_system fails right away\n\n"
+        f"{_SKEW}\n\n"
+        "After pip install -U tensorflow the connection works, but importing my augmentations "
+        f"now fails:\n\n{_UNLOADED}"
+    )
+    answer = engine.ask(entry_first)
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "install"
+    assert not answer.abstained and answer.results[0].id == "tpu-connection"
+
+    install_first = (
+        "Colab TPU: my notebook stopped working today\n\n"
+        f"{_UNLOADED}\n\n"
+        f"and when I connect with initialize_tpu_system:\n\n{_SKEW}"
+    )
+    answer = engine.ask(install_first)
+    assert answer.abstained and answer.facts.outside["kind"] == "install"
+
+
 @pytest.mark.parametrize("lang", ["en", "pt"])
 def test_the_note_is_in_the_answers_language(lang):
     facts = parse(normalize(CAPACITY_REPORT))
