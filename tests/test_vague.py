@@ -22,6 +22,8 @@ VAGUE = [
     "erro na TPU",
     "meu código não funciona na TPU",
     "usando pytorch na tpu v3-8",
+    # a link says nothing that can be read
+    "help with TPU\nhttps://github.com/someone/project/issues/12",
 ]
 
 SAYS_SOMETHING = [
@@ -58,6 +60,9 @@ ONLY_SLOW = [
     "poor performance on Colab TPU",
     "treino lento na TPU",
     "o treino na TPU v3-8 está muito mais devagar que na GPU",
+    # a title and a link to the notebook
+    "Slow training on Colab TPU\n\nhttps://colab.research.google.com/drive/1aB2cD3eF4?usp=sharing",
+    "treino lento na TPU www.kaggle.com/code/alguem/meu-notebook",
 ]
 
 SLOW_WITH_A_DETAIL = [
@@ -70,6 +75,7 @@ SLOW_WITH_A_DETAIL = [
     "model.fit on TPU is slow",
     "training slows down after every epoch because of recompilation",
     "slow padding on TPU",
+    "slow input pipeline on TPU https://colab.research.google.com/drive/1aB2cD3eF4",
     # not about slowness
     "jax on tpu",
     "TPU v3-8 hangs",

@@ -79,7 +79,9 @@ _TIMES = re.compile(r"^\d+(?:\.\d+)?x$")  # "10x slower"
 # hardware names: v3-8, v4, v5e, v5litepod-16, tpuv3, v6e-256, 2x2x1 (topologies). A bare number
 # is not one: "TPU 403", "tpu 8470" name a status code and a port.
 _HARDWARE = re.compile(r"^(?:tpu)?v\d+[a-z]*(?:-?\d+)?$|^\d+(?:x\d+)+$|^v\d+litepod(?:-\d+)?$")
-_WORD = re.compile(r"[^\W_][\w'/-]*")
+# A word, or a link, which says nothing the assistant can read and is skipped: "Very slow
+# training on colab with TPU" followed by a notebook's address still says only that a run is slow.
+_WORD = re.compile(r"(?P<link>\b(?:https?://|www\.)\S+)|[^\W_][\w'/-]*")
 
 
 def _setup_word(word: str) -> bool:
@@ -88,8 +90,11 @@ def _setup_word(word: str) -> bool:
 
 def _words(text: str) -> Iterator[str]:
     """The words of `text`, folded, a hardware name kept whole (`v3-8`) and other words split at
-    `/` and `-` (`GPU/TPU`, `tpu-vm`); lazily, so a caller that has seen enough stops reading."""
+    `/` and `-` (`GPU/TPU`, `tpu-vm`), links left out; lazily, so a caller that has seen enough
+    stops reading."""
     for m in _WORD.finditer(text):
+        if m.group("link"):
+            continue
         word = fold(m.group(0))
         if _HARDWARE.match(word):
             yield word
