@@ -595,6 +595,17 @@ def test_the_answer_says_when_only_the_stack_named_the_hardware(engine):
     assert any("pilha feita para o XLA" in w for w in pt.results[0].why)
 
 
+def test_bfloat16_alone_is_no_sign_of_a_tpu():
+    """Every current GPU trains in bfloat16: a report that names it and no TPU, no XLA stack and
+    no device has no TPU evidence at all, not half of it."""
+    context = read_context(
+        "I switched the model's parameters to bf16 (bfloat16) and it converges much worse than "
+        "in fp32 with the same settings."
+    )
+    assert not context.stack and not context.tpu
+    assert read_context("the same model in bfloat16 under jax.jit converges worse").stack == ["jax"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
