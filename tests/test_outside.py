@@ -111,6 +111,10 @@ CREATE_REQUEST = [
     "us-central2-b/nodes/train-1' already exists",
     "ERROR: (gcloud.alpha.compute.tpus.queued-resources.create) INVALID_ARGUMENT: Cloud TPU was "
     "unable to complete the operation.",
+    '2019/12/19 11:00:36 "2.3" TensorFlow version not available; to see available versions, '
+    "execute ctpu tf-versions",
+    '2019/12/19 11:02:29 invalid tensorflow version "nightly-1.x" (non-empty modifier); please set '
+    "the --gce-image flag",
 ]
 BILLING = [
     "How much does a v5p-128 slice cost per day in us-east5?",

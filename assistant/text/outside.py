@@ -211,7 +211,9 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
             r"\s*(?:INVALID_ARGUMENT|ALREADY_EXISTS|FAILED_PRECONDITION)\b|"
-            r"\bInvalid runtime version\b",
+            r"\bInvalid runtime version\b|"
+            # ctpu, the TPU Node era's creation tool, refusing its --tf-version
+            r"\"[\w.-]+\" TensorFlow version not available\b|\binvalid tensorflow version \"",
             re.I,
         ),
     ),
