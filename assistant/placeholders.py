@@ -38,7 +38,11 @@ KNOWN: dict[str, Placeholder] = {
         Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+", "Accelerator type, e.g. v3-8"),
         Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
         Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
-        Placeholder("op_name", r"[A-Za-z][A-Za-z0-9_]{0,127}", "TensorFlow op name"),
+        Placeholder(
+            "op_name",
+            r"[A-Za-z_][A-Za-z0-9_]{0,127}(?:::[A-Za-z_][A-Za-z0-9_.]{0,127})?",
+            "Op name, e.g. MatMul or torchvision::nms",
+        ),
         Placeholder(
             "framework", r"tensorflow|jax|pytorch", "Framework: tensorflow, jax or pytorch"
         ),

@@ -493,7 +493,11 @@ def test_py_function_in_tf_data_works_on_tpu_vms_not_nodes():
 def test_a_missing_op_leads_pytorch_and_jax_to_their_own_fixes():
     """op-unavailable's tree was TensorFlow's alone: a PyTorch/XLA report of aten:: ops run on
     the CPU, or a JAX op only the CPU implements, got `tf.tpu.outside_compilation`."""
-    torch = fix("op-unavailable", {}, framework="pytorch")
+    # PyTorch/XLA: does the run stop (no XLA kernel at all) or go on slowly? Asked unless the
+    # dispatcher's error answered it (see test_an_op_with_no_xla_kernel_is_moved_to_the_cpu…)
+    asked = walk(KB.get("op-unavailable"), {}, overrides={**VALUES, "framework": "pytorch"})
+    assert asked.node_id == "torch-how"
+    torch = fix("op-unavailable", {"torch-how": "slow"}, framework="pytorch")
     assert torch["node"] == "torch-fallback"
     assert "met.counter_names()" in torch["steps"][0]["after"]
     assert "tf." not in " ".join(s.get("after", "") for s in torch["steps"])
@@ -532,3 +536,41 @@ def test_accuracy_fixes_speak_jax_to_a_jax_report(node, jax_code, tf_code):
     assert jax_code in after and tf_code not in after
     every = " ".join(s.get("after", "") for s in fix("accuracy-drop", path)["steps"])
     assert jax_code in every and tf_code in every
+
+
+# -- ops: one PyTorch/XLA cannot run at all is not one it runs slowly on the CPU --------------
+
+
+def test_an_op_with_no_xla_kernel_is_moved_to_the_cpu_for_its_call(engine):
+    """PyTorch's dispatcher refusing an op for the XLA backend answers the stop-or-slow question
+    by itself, and the fix moves that call to the host (with the op named), not the metrics
+    report of ops that fall back on their own."""
+    report = (
+        "torch_xla 2.5 on a v4-8, Mask R-CNN eval\n"
+        "NotImplementedError: Could not run 'torchvision::roi_align' with arguments from the "
+        "'XLA' backend."
+    )
+    a = engine.ask(report)
+    assert a.results[0].id == "op-unavailable"
+    assert a.values["op_name"] == "torchvision::roi_align" and a.values["no_kernel_for"] == "XLA"
+    w = walk(KB.get("op-unavailable"), {}, overrides={**a.values})
+    assert w.kind == "fix" and w.node_id == "torch-no-kernel"
+    d = w.to_dict("en")
+    assert "`torchvision::roi_align`" in texts(d)
+    assert any(".cpu()" in s.get("after", "") for s in d["steps"] if s["kind"] == "code")
+
+
+def test_an_op_that_falls_back_is_still_found_in_the_metrics():
+    d = fix("op-unavailable", {"framework": "pytorch", "torch-how": "slow"})
+    assert any("aten::" in s.get("after", "") for s in d["steps"] if s["kind"] == "code")
+
+
+@pytest.mark.parametrize("name", ["MatMul", "torchvision::nms", "aten::upsample_bilinear2d"])
+def test_an_op_name_is_a_tensorflow_or_a_pytorch_one(name):
+    assert placeholders.validate_value("op_name", name) == name
+
+
+@pytest.mark.parametrize("name", ["a;rm -rf", "torchvision::", "::nms", "x y"])
+def test_what_is_no_op_name_is_refused(name):
+    with pytest.raises(placeholders.PlaceholderError):
+        placeholders.validate_value("op_name", name)
