@@ -343,9 +343,8 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     could not be installed or loaded, there was no capacity or quota for the TPU, the TPU's host was
     given a local path, the loss became NaN (`text.outside`) — and no specific signature of the
     answer explains that line, nor did one of its signatures read an earlier line (`_came_first`):
-    the assistant abstains and says why (the answer's notes). The
-    confidence model has next to nothing to learn this from: none of the real reports it is
-    fitted on has such a line."""
+    the assistant abstains and says why (the answer's notes). The confidence model has next to
+    nothing to learn this from: none of the real reports it is fitted on has such a line."""
     outside = retrieval.facts.outside
     return outside is not None and not settled(top) and not _came_first(top, outside["line"])
 
