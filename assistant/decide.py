@@ -359,7 +359,7 @@ def _came_first(top: Scored, line: int) -> bool:
     look-alike pattern of its own contests (the same libtpu line on a GPU machine)."""
     if top.evidence.exclude > 0:
         return False
-    lines = {line_no for hit, line_no in top.evidence.signature_hits if hit.weight > 0}
+    lines = {line_no for _, line_no in top.evidence.signature_hits}
     return line not in lines and any(n < line for n in lines)
 
 

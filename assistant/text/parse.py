@@ -590,12 +590,14 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.op_names = list(dict.fromkeys(op.group(1) for rx in _OP for op in rx.finditer(scan)))[:5]
     facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
     facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
-    # a batch per core, device or replica is the profile's (per_core_batch), not the global one
-    per_core = per_core_batch_spans(scan)
-    batches = (b for b in _BATCH.finditer(scan) if not any(s < b.end() <= e for s, e in per_core))
-    m = next(batches, None)
-    if m:
-        facts.batch_size = int(m.group(1))
+    # a batch per core, device or replica is the profile's (per_core_batch), not the global one;
+    # where those spans are is read only when the text names a batch at all
+    if _BATCH.search(scan):
+        per_core = per_core_batch_spans(scan)
+        batches = _BATCH.finditer(scan)
+        m = next((b for b in batches if not any(s < b.end() <= e for s, e in per_core)), None)
+        if m:
+            facts.batch_size = int(m.group(1))
     facts.previous_release = _previous_release(scan)
     facts.profile = read_profile(scan).to_dict()
     facts.context = read_context(scan, heading(norm)).to_dict()
