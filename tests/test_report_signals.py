@@ -398,6 +398,29 @@ def test_context_gate():
     ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
+
+
+def test_a_tpu_the_person_does_not_use_is_no_evidence():
+    # the person says the report is not about a TPU: the word names the TPU it is not about
+    for disowned in (
+        "TrainingArguments raises the XLA error though I am not using TPU. I am working on GPU only",
+        "I don't have a TPU; the CUDA run fails with this",
+        "we're not on TPU, this is a single V100",
+        "the same script on GPU, without a TPU, crashes",
+        "não estou usando TPU, só a GPU do Colab",
+        "rodando sem TPU na minha GPU dá o mesmo erro",
+    ):
+        context = read_context(disowned)
+        assert context.tpu == [], disowned
+        assert context.gate == "device", disowned
+    # failures to reach a TPU are TPU evidence; so is a TPU named elsewhere in the input
+    for failing in (
+        "could not run on TPU because roi_align has no XLA kernel",
+        "RuntimeError: No TPU devices were found",
+        "TPU not found on the Colab runtime",
+        "the run without a TPU (on my GPU) works, on the v3-8 it hangs",
+    ):
+        assert read_context(failing).tpu, failing
     assert read_context("the Gemini API returns 403 PERMISSION_DENIED for my key").gate == "service"
     drive = "HttpError 403 when requesting https://www.googleapis.com/drive/v3/files returned"
     assert read_context(drive).gate == "service"

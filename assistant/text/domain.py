@@ -106,6 +106,19 @@ _OTHER_DEVICE = re.compile(
 )
 # "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
 _NOT_CLOUD_TPU = re.compile(r"\bedge\s?tpu\w*|\bedgetpu\w*", re.I)
+# A person saying they do not use or have a TPU ("I am not using TPU, I am on GPU only", "I don't
+# have TPU locally", "without a TPU", "não estou usando TPU", "sem TPU"): the word names the TPU
+# this report is not about. Failures are not absences: "could not run on TPU", "no TPU devices
+# found" and "TPU not found" stay TPU evidence, and a TPU named elsewhere in the input counts.
+_DISOWNED_TPU = re.compile(
+    r"(?:\bnot|n['’]t)\s+(?:using|use|used|have|having|need|needing)\s+(?:an?\s+|the\s+|any\s+)?TPUs?\b|"
+    r"(?:\b(?:am|are|is|was|were)|['’](?:m|re))\s+not\s+(?:on|running\s+on)\s+(?:an?\s+|the\s+|any\s+)?TPUs?\b|"
+    r"\bwithout\s+(?:using\s+)?(?:an?\s+|any\s+)?TPUs?\b|"
+    r"\bno\s+TPUs?\s+(?:involved|here|at\s+all|needed|required)\b|"
+    r"\bn[aã]o\s+(?:estou\s+|to\s+|tô\s+)?(?:usando|uso|usei|tenho|preciso\s+de)\s+(?:a\s+|uma\s+)?TPUs?\b|"
+    r"\bsem\s+(?:usar\s+)?(?:a\s+|uma\s+)?TPUs?\b",
+    re.I,
+)
 _OTHER_SERVICE = re.compile(
     r"\b(?:aiplatform|vertex\s*ai|vertex|ml\s*engine|mlengine|ml\.googleapis\.com|"
     r"google\s*drive|drive\.googleapis\.com|datastore|firestore|bigquery|pub/?sub|"
@@ -288,7 +301,9 @@ def read_context(text: str, title: str | None = None) -> Context:
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
-    tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", text)) if device else text
+    tpu_text = _DISOWNED_TPU.sub(" ", text)
+    if device:
+        tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", tpu_text))
     evidence = _TPU_EVIDENCE
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
