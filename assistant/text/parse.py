@@ -591,11 +591,13 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     facts.nodes = list(dict.fromkeys(_NODE.findall(scan)))[:5]
     facts.shapes = list(dict.fromkeys(_SHAPE.findall(scan)))[:5]
     # a batch per core, device or replica is the profile's (per_core_batch), not the global one;
-    # where those spans are is read only when the text names a batch at all
-    if _BATCH.search(scan):
+    # where those spans are is read only when the text names a batch at all, in one pass
+    batches = _BATCH.finditer(scan)
+    first = next(batches, None)
+    if first:
         per_core = per_core_batch_spans(scan)
-        batches = _BATCH.finditer(scan)
-        m = next((b for b in batches if not any(s < b.end() <= e for s, e in per_core)), None)
+        candidates = itertools.chain([first], batches)
+        m = next((b for b in candidates if not any(s < b.end() <= e for s, e in per_core)), None)
         if m:
             facts.batch_size = int(m.group(1))
     facts.previous_release = _previous_release(scan)
