@@ -126,6 +126,11 @@ DISK_FULL = [
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
     "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
     "write /var/lib/docker/tmp/GetImageBlob123: no space left on device",
+    # said in words
+    "the checkpoints we keep writing every 500 steps fill up the disk of each host",
+    "Prevent root disk exhaustion on the training VMs",
+    "the boot disk of the VM is full again after two days of runs",
+    "o disco de boot encheu depois de baixar o dataset",
 ]
 PROCESS_COUNT = [
     "ValueError: The number of devices must be either 1 or 8, got 4 instead",
@@ -147,6 +152,8 @@ HOST_MEMORY = [
     "  what():  std::bad_alloc",
     "OSError: [Errno 12] Cannot allocate memory",
     "MemoryError",
+    # a title that keeps TensorFlow's warning with its numbers left out
+    "Allocation of X exceeds 10% of system memory when I run the model on the CPU",
     "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 37.3 GiB for an array with "
     "shape (100000, 100000) and data type float32",
     "[ 812.412201] Out of memory: Killed process 2841 (python3) total-vm:41283212kB",
@@ -207,6 +214,11 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # the TPU's own logs filling the disk: the debug-logs entry's subject
+    "TPU logs were filling up disk space on the worker nodes and jobs failed",
+    "os logs da TPU encheram o disco de boot da VM",
+    # a disk named without saying it is full
+    "fill the disk cache before the run so the first epoch is not slow",
     # a cost in step time, a precision's price, a free tier named in passing: not about money
     "padding to 128 costs 30% of the step time on the v4",
     "bfloat16 matmuls on TPU come at the price of precision",

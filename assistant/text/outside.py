@@ -254,7 +254,23 @@ _RULES: tuple[_Rule, ...] = (
         # own logs filled it, the debug-logs entry's signature (/tmp/tpu_logs) settles the answer
         # and this reading does not refuse it (`decide.outside_guide`)
         "disk_full",
-        re.compile(r"(?:\[Errno 28\] )?\bNo space left on device\b|\[Errno 28\]|\bENOSPC\b", re.I),
+        re.compile(
+            r"(?:\[Errno 28\] )?\bNo space left on device\b|\[Errno 28\]|\bENOSPC\b|"
+            # in words: "the logs fill up the disk", "fills up disk space", "root disk
+            # exhaustion", "the boot disk is full", "o disco encheu"
+            r"\b(?:fill(?:s|ed|ing)?(?: up)?|exhaust(?:s|ed|ing)?)\s+(?:the\s+|my\s+|our\s+)?"
+            r"(?:(?:root|boot|local)\s+)?disk\b(?!\s+cache)|"
+            r"\b(?:root\s+|boot\s+)?disk\s+(?:space\s+)?(?:exhaustion|(?:is|was|got|gets)\s+full)\b|"
+            r"\b(?:root|boot)\s+disk\b[^\n.]{0,20}?\b(?:fills|filled|full)\b|"
+            r"\bdisco\s+(?:de\s+boot\s+|raiz\s+)?(?:encheu|cheio|lotou|lotado)\b",
+            re.I,
+        ),
+        # the TPU's own logs named as what fills it: the debug-logs entry's subject, whether or
+        # not the line names their folder (/tmp/tpu_logs) for its signature
+        re.compile(
+            r"\b(?:TPU|libtpu)\s+(?:debug\s+)?logs?\b|\btpu_logs\b|\blogs?\s+(?:da|of the)\s+TPU\b",
+            re.I,
+        ),
     ),
     _Rule(
         # the VM's (or Colab's) RAM, not the TPU's HBM: the guide's memory entries are about the
@@ -272,7 +288,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bmore RAM than\b|"
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
             # into NumPy, a model run on the VM's CPU), never the TPU's HBM
-            r"\bAllocation of \d+ exceeds \d+% of (?:free )?system memory\b|"
+            r"\bAllocation of (?:\d+|[A-Z]) exceeds (?:\d+|[A-Z])% of (?:free )?system memory\b|"
             # in Portuguese: "acabou a RAM", "ficou sem memória RAM", "usou toda a RAM"
             r"\b(?:acabou|estourou|esgotou) a (?:mem[óo]ria )?RAM\b|\bsem (?:mem[óo]ria )?RAM\b|"
             r"\btoda a (?:mem[óo]ria )?RAM\b|\bRAM (?:acabou|estourou|esgotou)\b|"
