@@ -20,7 +20,8 @@ generalization.
    signature outweighs every other channel together) and all are scaled so w_sig = 1; the scale
    factor is kept as `rank_scale` (the softmax temperature that gives runner-ups their odds
    against the top result). The floor kept is the one with the best hit@1 plus near-miss
-   avoidance (ties: MRR).
+   avoidance (ties: MRR; floors still tied: the one whose confidence fit of step 2 has the
+   smallest log-loss, `pick_floor`, not the grid's first).
 2. Confidence: L2-regularized logistic regression of "the top result is right" on the top result's
    features (`decide.FEATURES`). Positives: in-scope inputs whose top result is right; negatives:
    out-of-scope inputs, wrong top results, near misses whose top result is their entry. The
@@ -75,6 +76,7 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -316,6 +318,42 @@ def fit_confidence(
     return model, fa, oa
 
 
+def pick_floor(
+    candidates: list[tuple[tuple[float, float], Calibration]],
+    loss: Callable[[Calibration], float],
+    verbose: bool = False,
+) -> tuple[tuple[float, float], Calibration]:
+    """The candidate ranking (one per dense floor) with the best key (hit@1 + near-miss avoidance,
+    then MRR). Floors that tie on it (common: the floor barely moves the ranking) differ in what
+    they do to the confidence model's dense feature, so the tie goes to the smallest `loss` (the
+    confidence fit's log-loss) rather than to the grid's order, which one labelled input more
+    used to flip."""
+    best_key = max(key for key, _ in candidates)
+    tied = [p for key, p in candidates if key == best_key]
+    if len(tied) == 1:
+        return best_key, tied[0]
+    losses = [loss(p) for p in tied]
+    if verbose:
+        print(
+            "  tied floors, confidence log-loss: "
+            + " ".join(f"{p.dense_floor:.2f}={v:.4f}" for p, v in zip(tied, losses, strict=True))
+        )
+    return best_key, tied[losses.index(min(losses))]
+
+
+def confidence_loss(
+    rows: list[Row], params: Calibration, source: dict[str, str], ridge: float | None
+) -> float:
+    """The weighted log-loss, on its own training rows, of the confidence model (all channels)
+    fitted with these ranking parameters."""
+    x, y, _, sw, ids = _confidence_rows(rows, params, list(FEATURES), source)
+    ridge = choose_ridge(x, y, sw, ids) if ridge is None else ridge
+    p = np.clip(
+        _probability(fit_logistic(x, y, ridge=ridge, sample_weight=sw), x), 1e-12, 1 - 1e-12
+    )
+    return float(-(sw * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum() / sw.sum())
+
+
 def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:
     """queries x entries x RANK_FEATURES, each entry's features scaled by (1 - exclude)."""
     out = np.zeros((len(rows), len(ids), len(RANK_FEATURES)))
@@ -340,7 +378,7 @@ def fit(
             if eid in col:
                 right[i, col[eid]] = 1
     nm_target = np.array([col[q.not_topic] for q, _ in nms])
-    best = None
+    candidates: list[tuple[tuple[float, float], Calibration]] = []
     for floor in GRID_FLOOR:
         x_in = feature_tensor(ins, ids, floor)
         w = fit_listwise(x_in, right)
@@ -364,8 +402,8 @@ def fit(
                 + " ".join(f"{n}={v:.3f}" for n, v in zip(RANK_FEATURES[1:], wn[1:], strict=False))
                 + f"  hit@1={hit:.3f} near-miss avoidance={nm_ok:.3f} MRR={mrr:.3f}"
             )
-        if best is None or key > best[0]:
-            best = (
+        candidates.append(
+            (
                 key,
                 ranking_only(
                     {n: round(float(v), 4) for n, v in zip(RANK_FEATURES, wn, strict=False)},
@@ -373,7 +411,10 @@ def fit(
                     round(float(w_sig), 4),
                 ),
             )
-    (objective, mrr), params = best
+        )
+    (objective, mrr), params = pick_floor(
+        candidates, lambda p: confidence_loss(ins + oos + nms, p, data.source, ridge), verbose
+    )
     if verbose:
         print(
             f"ranking: {params.weights} dense_floor={params.dense_floor} "

@@ -129,3 +129,18 @@ def test_the_temperature_changes_the_number_shown_not_the_decision():
         p, q = plain.probability(feats), tempered.probability(feats)
         assert (p < 0.5) == (q < 0.5)
         assert abs(q - 0.5) <= abs(p - 0.5) + 1e-12  # nearer even odds, never past them
+
+
+def test_floors_that_rank_alike_are_told_apart_by_the_confidence_fit(calibrate_module):
+    from assistant.calibration import shipped
+
+    floors = [shipped().model_copy(update={"dense_floor": f}) for f in (0.15, 0.2, 0.25)]
+    loss = {0.15: 0.30, 0.2: 0.10, 0.25: 0.20}
+    pick = calibrate_module.pick_floor
+    tied = [((1.8, 0.99), p) for p in floors]
+    assert pick(tied, lambda p: loss[p.dense_floor])[1].dense_floor == 0.2
+    # the ranking's own key comes first; the loss is only asked where it ties
+    ranked = [((1.8, 0.99), floors[0]), ((1.7, 0.99), floors[1]), ((1.8, 0.98), floors[2])]
+    asked = []
+    key, params = pick(ranked, lambda p: asked.append(p) or 0.0)
+    assert (key, params.dense_floor, asked) == ((1.8, 0.99), 0.15, [])
