@@ -409,6 +409,8 @@ def test_a_tpu_the_person_does_not_use_is_no_evidence():
         "the same script on GPU, without a TPU, crashes",
         "não estou usando TPU, só a GPU do Colab",
         "rodando sem TPU na minha GPU dá o mesmo erro",
+        "my GPU desktop doesn't have anything to do with TPUs, yet TensorFlow prints this",
+        "minha máquina com GPU não tem nada a ver com TPU e mostra esse aviso",
     ):
         context = read_context(disowned)
         assert context.tpu == [], disowned
