@@ -287,7 +287,8 @@ _RULES: tuple[_Rule, ...] = (
             # "asks for more RAM than available", "needs 3x more RAM than the array itself"
             r"\bmore RAM than\b|"
             # TensorFlow's CPU allocator: tensors built in the host's memory (a dataset loaded
-            # into NumPy, a model run on the VM's CPU), never the TPU's HBM
+            # into NumPy, a model run on the VM's CPU), never the TPU's HBM; also quoted with a
+            # letter for each figure ("Allocation of X exceeds Y% of system memory")
             r"\bAllocation of (?:\d+|[A-Z]) exceeds (?:\d+|[A-Z])% of (?:free )?system memory\b|"
             # in Portuguese: "acabou a RAM", "ficou sem memória RAM", "usou toda a RAM"
             r"\b(?:acabou|estourou|esgotou) a (?:mem[óo]ria )?RAM\b|\bsem (?:mem[óo]ria )?RAM\b|"
