@@ -56,6 +56,9 @@ class Answer:
     # after a refusal, the entry a look-alike pattern set aside (`decide.set_aside`):
     # {"id", "title", "pattern", "line", "text"}
     set_aside: dict[str, Any] | None = None
+    # after a refusal, the look-alike described in the knowledge base that the report reads most
+    # like (`decide.resembled_lookalike`): {"id", "title", "text"}
+    resembles: dict[str, Any] | None = None
 
     @property
     def best(self) -> Result | None:
@@ -70,6 +73,7 @@ class Answer:
             "values": self.values,
             "notes": self.notes,
             "set_aside": self.set_aside,
+            "resembles": self.resembles,
         }
 
     @classmethod
@@ -87,13 +91,19 @@ class Answer:
             {str(k): str(v) for k, v in (d.get("values") or {}).items()},
             [str(n) for n in d.get("notes") or []],
             _set_aside(d.get("set_aside")),
+            _stored(d.get("resembles"), ("id", "title", "text")),
         )
 
 
 def _set_aside(d: Any) -> dict[str, Any] | None:
     """A stored `set_aside`, when it has what the refusal note says (older versions wrote
     none)."""
-    keys = ("id", "title", "pattern", "line", "text")
+    return _stored(d, ("id", "title", "pattern", "line", "text"))
+
+
+def _stored(d: Any, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """A stored refusal detail (`set_aside`, `resembles`) with the keys its note needs, or None
+    (older versions wrote none)."""
     if not isinstance(d, dict) or not all(k in d for k in keys):
         return None
     return {k: d[k] for k in keys}
@@ -201,7 +211,8 @@ def refusal_note(answer: Answer, lang: str) -> str | None:
     facts (`abstention_note`), or an error the engine caught as a known look-alike of an entry
     (`decide.lookalike_error`, said by the answer's notes), or a short input close in meaning to
     no entry (`decide.off_topic`, the same), or an entry one of its look-alike
-    patterns set aside (`Answer.set_aside`). None when none applies."""
+    patterns set aside (`Answer.set_aside`), or a look-alike the knowledge base describes that the
+    report reads most like (`Answer.resembles`). None when none applies."""
     if not answer.abstained:
         return None
     note = abstention_note(answer.facts, lang)
@@ -211,6 +222,8 @@ def refusal_note(answer: Answer, lang: str) -> str | None:
         note = t(lang, "answer.note_off_topic")
     if note is None and answer.set_aside:
         note = t(lang, "answer.note_set_aside", **answer.set_aside)
+    if note is None and answer.resembles:
+        note = t(lang, "answer.note_resembles", **answer.resembles)
     return note
 
 

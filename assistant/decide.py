@@ -191,6 +191,22 @@ def lookalike_lead(ev: Evidence) -> float:
     return min(1.0, max(0.0, ev.lookalike - ev.dense) / LOOKALIKE_FULL)
 
 
+# How far a look-alike must lead for a refusal to name it (`resembled_lookalike`): half of
+# LOOKALIKE_FULL, a look-alike 0.1 closer in cosine than anything of the entry itself
+LOOKALIKE_SHOWN = 0.5
+
+
+def resembled_lookalike(top: Scored) -> str | None:
+    """After a refusal, the look-alike the knowledge base describes for the top entry (the text of
+    one of its `lookalikes`) when the input reads clearly more like it than like the entry: the
+    refusal then says which known case with another cause the report resembles. None otherwise,
+    or where a signature of the entry settled it."""
+    ev = top.evidence
+    if settled(top) or lookalike_lead(ev) < LOOKALIKE_SHOWN:
+        return None
+    return ev.lookalike_chunk
+
+
 def _model(params: Calibration, used_dense: bool) -> calibration.Confidence:
     """The fitted model for the channels that ran: all three, or (when decisive signatures made
     the embedding model unnecessary) signatures and lexical only."""

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from . import decide, paths, store
-from .answer import Answer, Result, own_refusal
+from .answer import Answer, Result, context_hint, own_refusal
 from .calibration import Calibration
 from .decide import decisive
-from .explain import explain, explain_context, explain_set_aside
+from .explain import clip, explain, explain_context, explain_set_aside
 from .kb import KnowledgeBase, load_knowledge
 from .retrieval import dense
 from .retrieval.chunks import LOOKALIKE
-from .retrieval.fusion import VIEWS, Evidence
+from .retrieval.fusion import VIEWS, Evidence, Scored
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureMatcher
 from .strings import t
@@ -321,11 +321,18 @@ class Engine:
         elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
             notes.extend(self.embedder.notes)
         aside = self._set_aside(r, ranked.set_aside, lang) if not own else None
+        resembles = None
+        # the other reasons a refusal gives come first: the facts' own, an error caught as a
+        # look-alike, an input about nothing the entries cover, a pattern that set an entry aside,
+        # and the context (another device or service) that the context hint names
+        others = own or ranked.lookalike or ranked.off_topic or aside or context_hint(facts, lang)
+        if ranked.abstained and not others:
+            resembles = self._resembles(ranked.entries[0][0], lang)
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
                 values.update({k: v for k, v in hit.captures.items() if k not in values})
-        return Answer(ranked.abstained, results, facts, lang, values, notes, aside)
+        return Answer(ranked.abstained, results, facts, lang, values, notes, aside, resembles)
 
     def _set_aside(self, r: Retrieval, entry_id: str | None, lang: str) -> dict[str, Any] | None:
         """What the refusal says of the entry a look-alike pattern set aside
@@ -335,6 +342,16 @@ class Engine:
         le = self.kb.loaded(entry_id)
         title = le.entry.title.get(lang) if le else entry_id
         return explain_set_aside(entry_id, title, r.evidence[entry_id])
+
+    def _resembles(self, top: Scored, lang: str) -> dict[str, Any] | None:
+        """What the refusal says of the described look-alike the report reads most like
+        (`decide.resembled_lookalike`)."""
+        text = decide.resembled_lookalike(top)
+        if text is None:
+            return None
+        le = self.kb.loaded(top.entry_id)
+        title = le.entry.title.get(lang) if le else top.entry_id
+        return {"id": top.entry_id, "title": title, "text": clip(text, 400)}
 
     def _related(self, entry_id: str) -> list[str]:
         """The entries the knowledge base names as `entry_id`'s neighbours (`related`)."""

@@ -22,7 +22,7 @@ SIMILAR_MIN = 0.3  # a cosine below this is not worth quoting as "similar"
 STRONG_SIGNATURE = 0.8  # a signature this specific settles more than a described look-alike
 
 
-def _clip(text: str, n: int) -> str:
+def clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
@@ -44,7 +44,7 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     look-alike closer to the input than the entry itself."""
     why: list[str] = []
     for hit, line_no in ev.signature_hits[:SHOWN_SIGNATURES]:
-        snippet = _clip(hit.matched, 120)
+        snippet = clip(hit.matched, 120)
         if isinstance(hit, ProfileHit):
             text = describe(hit.figures, lang) if hit.figures else snippet
             why.append(t(lang, "why.profile", line=line_no, text=text))
@@ -70,11 +70,11 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
         if words:
             why.append(t(lang, "why.words", words=", ".join(words[:SHOWN_WORDS]), where=where))
     if ev.dense_chunk and ev.dense >= SIMILAR_MIN:
-        why.append(t(lang, "why.similar", text=_clip(ev.dense_chunk, 100), cos=ev.dense))
+        why.append(t(lang, "why.similar", text=clip(ev.dense_chunk, 100), cos=ev.dense))
     # A described look-alike is worth naming when no strong signature has already quoted the
     # entry's own message from the input (that outweighs any description).
     if ev.lookalike_chunk and ev.lookalike > ev.dense and ev.sig < STRONG_SIGNATURE:
-        why.append(t(lang, "why.lookalike", text=_clip(ev.lookalike_chunk, 100), cos=ev.lookalike))
+        why.append(t(lang, "why.lookalike", text=clip(ev.lookalike_chunk, 100), cos=ev.lookalike))
     return why
 
 
@@ -89,7 +89,7 @@ def explain_set_aside(entry_id: str, title: str, ev: Evidence) -> dict[str, Any]
         "title": title,
         "pattern": hit.signature_id,
         "line": line_no,
-        "text": _clip(" ".join(first_line.split()), 80),
+        "text": clip(" ".join(first_line.split()), 80),
     }
 
 

@@ -959,6 +959,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "infeed), ou conte mais: o lote por núcleo, o modelo, como os dados são lidos, se todo "
         "passo demora ou só alguns. Ou escolha na lista a causa mais próxima e siga o roteiro.",
     ),
+    "answer.note_resembles": (
+        "Your report reads most like a case that “{title}” [{id}] lists as a look-alike, a "
+        "problem with another cause: “{text}”. So that entry was not given as the answer, and "
+        "nothing else fits well enough. If this is your case, the entry's steps will not fix it: "
+        "start from what that sentence names.",
+        "O seu relato se parece mais com um caso que “{title}” [{id}] aponta como parecido, um "
+        "problema de outra causa: “{text}”. Por isso essa entrada não foi dada como resposta, e "
+        "nada mais se encaixa bem o bastante. Se for o seu caso, os passos da entrada não vão "
+        "resolvê-lo: comece pelo que essa frase aponta.",
+    ),
     "answer.note_set_aside": (
         "Your report reads like “{title}” [{id}], but line {line} matches a pattern that entry "
         "lists as a look-alike, a problem with another cause (“{text}”, {pattern}), so it was "
