@@ -44,7 +44,16 @@ def test_hashing_embedder_is_deterministic_and_graded():
 def test_answer_has_the_documented_shape(fast_engine):
     answer = fast_engine.ask(HBM, top_k=3)
     d = answer.to_dict()
-    assert set(d) == {"abstained", "results", "facts", "lang", "values", "notes", "set_aside"}
+    assert set(d) == {
+        "abstained",
+        "results",
+        "facts",
+        "lang",
+        "values",
+        "notes",
+        "set_aside",
+        "resembles",
+    }
     assert d["set_aside"] is None  # only after a refusal (tests/test_set_aside.py)
     assert 1 <= len(d["results"]) <= 3
     for r in d["results"]:

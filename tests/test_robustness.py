@@ -20,7 +20,7 @@ from assistant.text.parse import parse
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "fixtures" / "broken" / "valid" / "sample-entry.yaml"
 
-ANSWER_KEYS = {"abstained", "results", "facts", "lang", "values", "notes", "set_aside"}
+ANSWER_KEYS = {"abstained", "results", "facts", "lang", "values", "notes", "set_aside", "resembles"}
 RESULT_KEYS = {"id", "title", "score", "confidence", "why", "source"}
 
 texty = st.one_of(
