@@ -90,15 +90,9 @@ class Answer:
             str(d.get("lang") or "en"),
             {str(k): str(v) for k, v in (d.get("values") or {}).items()},
             [str(n) for n in d.get("notes") or []],
-            _set_aside(d.get("set_aside")),
+            _stored(d.get("set_aside"), ("id", "title", "pattern", "line", "text")),
             _stored(d.get("resembles"), ("id", "title", "text")),
         )
-
-
-def _set_aside(d: Any) -> dict[str, Any] | None:
-    """A stored `set_aside`, when it has what the refusal note says (older versions wrote
-    none)."""
-    return _stored(d, ("id", "title", "pattern", "line", "text"))
 
 
 def _stored(d: Any, keys: tuple[str, ...]) -> dict[str, Any] | None:

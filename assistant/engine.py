@@ -321,13 +321,15 @@ class Engine:
         elif getattr(self.embedder, "notes", None):  # e.g. fell back to sentence-transformers
             notes.extend(self.embedder.notes)
         aside = self._set_aside(r, ranked.set_aside, lang) if not own else None
-        resembles = None
         # the other reasons a refusal gives come first: the facts' own, an error caught as a
         # look-alike, an input about nothing the entries cover, a pattern that set an entry aside,
         # and the context (another device or service) that the context hint names
-        others = own or ranked.lookalike or ranked.off_topic or aside or context_hint(facts, lang)
-        if ranked.abstained and not others:
-            resembles = self._resembles(ranked.entries[0][0], lang)
+        explained = own or ranked.lookalike or ranked.off_topic or aside
+        resembles = (
+            self._resembles(ranked.entries[0][0], lang)
+            if ranked.abstained and not explained and context_hint(facts, lang) is None
+            else None
+        )
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
@@ -339,9 +341,7 @@ class Engine:
         (`decide.set_aside`)."""
         if entry_id is None:
             return None
-        le = self.kb.loaded(entry_id)
-        title = le.entry.title.get(lang) if le else entry_id
-        return explain_set_aside(entry_id, title, r.evidence[entry_id])
+        return explain_set_aside(entry_id, self._title(entry_id, lang), r.evidence[entry_id])
 
     def _resembles(self, top: Scored, lang: str) -> dict[str, Any] | None:
         """What the refusal says of the described look-alike the report reads most like
@@ -349,9 +349,16 @@ class Engine:
         text = decide.resembled_lookalike(top)
         if text is None:
             return None
-        le = self.kb.loaded(top.entry_id)
-        title = le.entry.title.get(lang) if le else top.entry_id
-        return {"id": top.entry_id, "title": title, "text": clip(text, 400)}
+        return {
+            "id": top.entry_id,
+            "title": self._title(top.entry_id, lang),
+            "text": clip(text, 400),
+        }
+
+    def _title(self, entry_id: str, lang: str) -> str:
+        """The entry's title in `lang` (its id if the knowledge base no longer has it)."""
+        le = self.kb.loaded(entry_id)
+        return le.entry.title.get(lang) if le else entry_id
 
     def _related(self, entry_id: str) -> list[str]:
         """The entries the knowledge base names as `entry_id`'s neighbours (`related`)."""

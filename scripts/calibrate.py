@@ -264,9 +264,7 @@ def choose_ridge(
                 if not test.any() or len(set(y[train])) < 2:
                     continue
                 w = fit_logistic(x[train], y[train], ridge=ridge, sample_weight=sw[train])
-                p = np.clip(_probability(w, x[test]), 1e-9, 1 - 1e-9)
-                yt = y[test]
-                loss -= float((sw[test] * (yt * np.log(p) + (1 - yt) * np.log(1 - p))).sum())
+                loss += weighted_log_loss(y[test], _probability(w, x[test]), sw[test])
         if best is None or loss < best[0] - 1e-9:
             best = (loss, ridge)
     assert best is not None
@@ -348,10 +346,14 @@ def confidence_loss(
     fitted with these ranking parameters."""
     x, y, _, sw, ids = _confidence_rows(rows, params, list(FEATURES), source)
     ridge = choose_ridge(x, y, sw, ids) if ridge is None else ridge
-    p = np.clip(
-        _probability(fit_logistic(x, y, ridge=ridge, sample_weight=sw), x), 1e-12, 1 - 1e-12
-    )
-    return float(-(sw * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum() / sw.sum())
+    w = fit_logistic(x, y, ridge=ridge, sample_weight=sw)
+    return weighted_log_loss(y, _probability(w, x), sw) / float(sw.sum())
+
+
+def weighted_log_loss(y: np.ndarray, p: np.ndarray, sw: np.ndarray) -> float:
+    """The summed log-loss of probabilities `p` for 0/1 labels `y`, each input weighing `sw`."""
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-(sw * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum())
 
 
 def feature_tensor(rows: list[Row], ids: list[str], floor: float) -> np.ndarray:
