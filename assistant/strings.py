@@ -687,6 +687,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the TPU idle in gaps between steps",
         "a TPU parada nos intervalos entre os passos",
     ),
+    "profile.host_feeding": (
+        "the host busy producing the input",
+        "o host ocupado em produzir a entrada",
+    ),
     "profile.memory_used": (
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",

@@ -17,7 +17,7 @@ from assistant.evaluation import (
 )
 from assistant.explain import explain_context
 from assistant.retrieval.fusion import Evidence
-from assistant.retrieval.profile_rules import route
+from assistant.retrieval.profile_rules import AGREEING, route
 from assistant.text.domain import read_context, tpu_host_only
 from assistant.text.normalize import normalize
 from assistant.text.parse import error_lines, parse, query_views, title_line
@@ -745,6 +745,52 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     assert routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
     assert not read_profile("the gap between GPU and TPU prices")
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
+
+
+def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
+    def routed(text):
+        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
+
+    for text in [
+        "between the steps the host timeline is stuck in `__next__` of our loader",
+        "host lane: most of the gap is a Python region inside my make_batches() generator",
+        "2 python processes sit at ~100% each while the other 94 vCPUs stay idle",
+        "one cpu core at 100% and all the other cores doing nothing",
+        "top mostra dois processos python a 100% e o resto dos núcleos parado",
+    ]:
+        assert read_profile(text).host_feeding == 1, text
+        assert routed(text) == ["input-bottleneck"], text
+    # with gaps in the trace, the gaps are what the input makes the TPU wait for
+    gaps = "the TPU lanes show 30 ms of work, then gaps between steps; the host is in `__next__`"
+    (hit,) = route(read_profile(gaps))  # said once, with both findings
+    assert hit.entry_id == "input-bottleneck" and hit.weight == AGREEING  # two findings agree
+    assert hit.matched == "the TPU idle in gaps between steps, the host busy producing the input"
+    for text in [
+        # a traceback through the iterator, a hang's busy processes, a core busy compiling
+        'File "torch/utils/data/dataloader.py", line 630, in __next__',
+        'input_lib.py", line 264, in `__next__`',
+        "the other three workers sit at 100% CPU forever and ignore Ctrl+C",
+        "the host CPU is busy during the slow steps (one core at 100%), the TPU is idle",
+    ]:
+        assert not read_profile(text).host_feeding, text
+    # a report that shows an error is not a slowdown: the rule stays out
+    assert route(read_profile(gaps), shows_error=True)[0].signature_id == "profile:input-bound"
+    # the profiler's "NOT input-bound" outweighs a description of the host
+    assert routed("host in `__next__` most of the time; Input time: 0.4%") == []
+
+
+def test_a_trace_whose_gaps_the_host_spends_on_input_is_answered_input_bottleneck(engine):
+    report = (
+        "Flax ViT on a v4-8 spends 300 ms per step but the jitted step is 60 ms\n"
+        "I took a trace with jax.profiler.trace around steps 50-60. Each train_step on the TPU "
+        "lanes is ~60 ms, then there are ~240 ms gaps between the executions. On the host side "
+        "that time is one python region inside my load_batches() generator, which decodes JPEGs "
+        "with PIL one by one. Is this async dispatch latency? Should I raise steps per call?\n"
+    )
+    a = engine.ask(report)
+    assert a.best.id == "input-bottleneck" and not a.abstained
+    assert any("the host busy producing the input" in w for w in a.best.why)
+    assert a.facts.profile["host_feeding"] == 1
 
 
 def test_layer_widths_said_in_words():

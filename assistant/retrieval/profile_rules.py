@@ -10,6 +10,10 @@ The guide separates slow-training problems by where the step time goes:
   between steps: callbacks and a round trip for every step (`steps-per-execution`, which the guide
   diagnoses by "frequent host callbacks between the TPU's steps" in the profile). A high idle time
   with no input figure fits both, and routes to both: the report's words decide;
+- the host described busy producing the next batch (its trace lane inside the data iterator, or a
+  few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
+  is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
+  figure or gaps (two findings that agree), and the gaps no longer point at `steps-per-execution`;
 - the TPU is busy but its matrix units are not (low MXU utilization, little idle time) → the work
   is not matrix multiplication, or it is too small to fill the units (`low-mxu`, then
   `small-batch` / `small-layers` in its tree);
@@ -86,6 +90,11 @@ def _waits_for_input(p: ProfileFigures) -> bool:
     return p.input_wait is not None and p.input_wait >= INPUT_BOUND
 
 
+def _rules_input_out(p: ProfileFigures) -> bool:
+    """The profiler's "NOT input-bound": almost none of the step waits for input."""
+    return p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND
+
+
 def _idle(p: ProfileFigures) -> bool:
     """The TPU idle much of the step: the figure, or the trace described with gaps between steps."""
     return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
@@ -140,15 +149,23 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "input-not-bound",
         "input-bottleneck",
-        lambda p: p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND,
+        _rules_input_out,
         lambda p: _known(input_wait=p.input_wait),
         lambda p: RULED_OUT,
         rules_out=True,
     ),
     ProfileRule(
+        "host-feeding",
+        "input-bottleneck",
+        lambda p: bool(p.host_feeding) and not _rules_input_out(p),
+        lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, host_feeding=p.host_feeding),
+        lambda p: AGREEING if _idle(p) else WEIGHT,
+        slowdown_only=True,
+    ),
+    ProfileRule(
         "idle-between-steps",
         "steps-per-execution",
-        lambda p: _idle(p) and not _waits_for_input(p),
+        lambda p: _idle(p) and not (_waits_for_input(p) or p.host_feeding),
         lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, input_wait=p.input_wait),
     ),
     ProfileRule(
@@ -254,4 +271,17 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
                     measures=r.measures,
                 )
             )
-    return hits
+    return [h for h in hits if not any(_restates(h, other) for other in hits)]
+
+
+def _restates(hit: ProfileHit, other: ProfileHit) -> bool:
+    """Whether `other` says all that `hit` says of the same entry, and more (the host-feeding rule
+    beside the input-bound one, on the same gaps): the answer's *why* shows the fuller one once."""
+    return (
+        other is not hit
+        and other.entry_id == hit.entry_id
+        and other.rules_out == hit.rules_out
+        and other.weight >= hit.weight
+        and other.measures >= hit.measures
+        and hit.figures.items() < other.figures.items()
+    )

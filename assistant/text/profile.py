@@ -144,6 +144,25 @@ _IDLE_GAPS = re.compile(
     re.I,
 )
 
+# Where the host spends those gaps: producing the next batch. The trace's host lane inside the data
+# iterator ("on the host side that time is in my `__next__` frames", "one long python region
+# inside my batches() generator"; a traceback's "line 630, in __next__" is not this), or a few
+# processes pegged at 100% while the rest of the VM's many cores do nothing ("4 python processes at
+# ~100% each, the other ~236 vCPUs idle", "um processo python por core a 100% e o resto dos vCPUs
+# parado"). The guide's input-bound host: a pipeline working on one core per process cannot feed
+# the TPU. A single core at 100% alone is not read: XLA compiling on the host looks the same.
+_HOST_FEEDING = re.compile(
+    r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
+    r"|\bhost\b[^\n]{0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
+    r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
+    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b[^\n]{0,40}?~?100\s*%[^\n]{0,60}?"
+    r"\b(?:the\s+)?(?:others?|rest)\b[^\n]{0,60}?\b(?:idle|doing\s+(?:basically\s+)?nothing)\b"
+    r"|\b(?:process(?:os)?|n[uú]cleos?|cores?|threads?|workers?)\b[^\n]{0,40}?~?100\s*%[^\n]{0,60}?"
+    r"\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b[^\n]{0,60}?"
+    r"\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
+    re.I,
+)
+
 # Device memory in use against its capacity, as memory tools print it: "HBM usage: 1.9 GiB of
 # 32 GiB", "memory usage: ~1.1 GiB / 16 GiB", "1.1 GB used out of 15.7 GB", "uso de memória 1,1 GB
 # de 16 GB". An out-of-memory error's "Used 17.31G of 15.48G hbm" reads over 100% and is left out.
@@ -255,6 +274,7 @@ class ProfileFigures:
     step_time_ms: float | None = None
     per_core_batch: int | None = None
     idle_gaps: int | None = None  # 1: the device described idle between steps (no figure)
+    host_feeding: int | None = None  # 1: the host described busy producing the input (no figure)
     memory_used: float | None = None  # % of the device's memory (HBM) in use
     padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
@@ -450,6 +470,8 @@ def read_profile(text: str) -> ProfileFigures:
         found.setdefault(name, value)
     if _IDLE_GAPS.search(text):
         found["idle_gaps"] = 1
+    if _HOST_FEEDING.search(text):
+        found["host_feeding"] = 1
     expansion = _padding_expansion(text)
     if expansion is not None:
         found["padding_expansion"] = expansion
