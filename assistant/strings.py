@@ -679,6 +679,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.mfu": ("MFU {value}%", "MFU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
     "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
+    "profile.model_width": (
+        "model dimension (d_model) {value}",
+        "dimensão do modelo (d_model) {value}",
+    ),
     "profile.padding_expansion": (
         "a buffer {value}x its unpadded size",
         "um buffer {value}x o tamanho sem preenchimento",

@@ -168,6 +168,11 @@ def test_device_memory_in_use_is_read_against_its_capacity():
         is None
     )
     assert read_profile("batch size is 8 per device").per_core_batch == 8
+    assert read_profile("per-chip batch\n256").per_core_batch == 256  # a table's column
+    # a question about the batch, whose next sentence starts with a number, states no batch
+    assert (
+        read_profile("Which per-device batch is sane? 2 ideas come to mind").per_core_batch is None
+    )
 
 
 # `tpu-info` on a v6e-4 TPU VM during a run (the layout of the tool's current release)
@@ -791,6 +796,32 @@ def test_a_trace_whose_gaps_the_host_spends_on_input_is_answered_input_bottlenec
     assert a.best.id == "input-bottleneck" and not a.abstained
     assert any("the host busy producing the input" in w for w in a.best.why)
     assert a.facts.profile["host_feeding"] == 1
+
+
+def test_a_transformers_model_dimension_is_read_from_its_config():
+    def routed(text):
+        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
+
+    for text, width in [
+        ("cfg = dict(vocab=512, d_model=96, n_heads=4, mlp_dim=384)", 96),
+        ('{"n_embd": 768, "n_layer": 12}', 768),
+        ("hidden_size: 1000", 1000),
+        ("an encoder with d_model 320 and 10 heads", 320),
+    ]:
+        assert read_profile(text).model_width == width, text
+    # the heads' and the MLP's sizes are not the model's width; nor is a name in capitals
+    assert read_profile("head_dim=16, mlp_dim=64, D_MODEL = 48").model_width is None
+    # narrower than the MXU: the narrow-layer rules, as a dense layer's width would be
+    assert routed("d_model=96, 8 layers, step time flat in the batch") == [
+        "small-layers",
+        "tensor-padding",
+    ]
+    # a multiple of 128, or a rounding, says nothing; 320 is padded to 384 (a fifth more)
+    assert routed("d_model 1024, 24 layers") == routed("hidden_size=1000") == []
+    (hit,) = route(read_profile("d_model 320, 10 heads"))
+    assert hit.entry_id == "tensor-padding" and hit.matched == "model dimension (d_model) 320"
+    # a TPU idle between steps is not explained by the width
+    assert routed("d_model 320; TPU idle 60%") == ["input-bottleneck", "steps-per-execution"]
 
 
 def test_layer_widths_said_in_words():

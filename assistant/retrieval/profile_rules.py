@@ -22,6 +22,9 @@ The guide separates slow-training problems by where the step time goes:
   dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
   low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`; a
   measured padding figure (below) explains them, and leaves them to `tensor-padding`;
+- a transformer's model dimension (d_model) narrower than 128 counts as narrow layers; one of 128
+  or more that is not a multiple of 128 (200, padded to 256) → `tensor-padding`, the guide's
+  "feature dimensions a multiple of 128", where the padding adds a tenth or more;
 - a buffer that padding makes twice its size or more (the memory viewer's padded against unpadded
   sizes) → `tensor-padding`, whose look-alike patterns (a conv layer's `padding="same"`) it
   outweighs: they guard against words, and this is a measurement;
@@ -62,6 +65,7 @@ IDLE = 30  # % of the step the TPU sits idle
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 MOSTLY_FREE = 25  # % of the device's memory in use
+OFF_TILE = 1.1  # a model dimension padded up to the next multiple of 128 by a tenth or more
 PADDED = 2.0  # a buffer padded to this many times its size (the tensor-padding signature's figure)
 
 
@@ -118,7 +122,21 @@ def _compute_use(p: ProfileFigures) -> dict[str, float | None]:
 
 
 def _narrow(p: ProfileFigures) -> bool:
-    return p.widest_layer is not None and p.widest_layer < NARROW
+    """Every layer narrower than the MXU: the widest layer in the code, or a transformer's model
+    dimension, which every one of its projections reads or writes."""
+    widths = (p.widest_layer, p.model_width)
+    return any(w is not None and w < NARROW for w in widths)
+
+
+def _off_tile(p: ProfileFigures) -> bool:
+    """A model dimension of 128 or more that is not a multiple of 128, padded up by a tenth or more
+    (200 → 256; 1000 → 1024 is a rounding)."""
+    w = p.model_width
+    return w is not None and w >= NARROW and -(-w // NARROW) * NARROW >= OFF_TILE * w
+
+
+def _widths(p: ProfileFigures) -> dict[str, float]:
+    return _known(widest_layer=p.widest_layer, model_width=p.model_width)
 
 
 def _padded(p: ProfileFigures) -> bool:
@@ -178,7 +196,7 @@ RULES: tuple[ProfileRule, ...] = (
         "narrow-layers",
         "small-layers",
         lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p) or _padded(p)),
-        lambda p: _known(widest_layer=p.widest_layer, **_compute_use(p)),
+        lambda p: {**_widths(p), **_known(**_compute_use(p))},
         lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
     ),
@@ -186,8 +204,14 @@ RULES: tuple[ProfileRule, ...] = (
         "narrow-layers-padded",
         "tensor-padding",
         lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
-        lambda p: _known(widest_layer=p.widest_layer),
+        _widths,
         slowdown_only=True,
+    ),
+    ProfileRule(
+        "width-off-tile",
+        "tensor-padding",
+        lambda p: _off_tile(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _known(model_width=p.model_width),
     ),
     ProfileRule(
         "padding-expands",

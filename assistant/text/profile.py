@@ -104,7 +104,8 @@ _PER_CORE_BATCH = [
     re.compile(
         r"(?:per[- ](?:core|device|replica|chip)\s+batch(?:[- ]size)?"
         r"|batch(?:[- ]size)?\s+per\s+(?:core|device|replica|chip)"
-        r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo|chip))\D{0,15}(\d{1,6})\b",
+        # (a question mark between ends the sentence: "what per-chip batch is realistic? 1 …")
+        r"|lote\s+por\s+(?:n[uú]cleo|core|dispositivo|chip))[^\d?!]{0,15}(\d{1,6})\b",
         re.I,
     ),
     # Hugging Face's argument, and the like: "per_device_train_batch_size=8"
@@ -253,6 +254,13 @@ _LAYERS_WIDE = [
     ),
 ]
 
+# The width of a transformer as its config states it: the model dimension every attention and MLP
+# projection reads or writes ("d_model=64", "hidden_size: 1024", '"n_embd": 768', "d_model 200").
+# The MLP's inner size and the heads' size are not it.
+_MODEL_WIDTH = re.compile(
+    r"\b(?:d_model|hidden_size|n_embd|embed_dim|emb_dim|model_dim)\b[\"']?\s*[:=]?\s*~?(\d{1,6})\b"
+)
+
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
 _METRIC_SAMPLES = {
@@ -279,6 +287,7 @@ class ProfileFigures:
     padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
     widest_layer: int | None = None
+    model_width: int | None = None  # a transformer's model dimension (d_model), from its config
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
     execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
 
@@ -479,6 +488,9 @@ def read_profile(text: str) -> ProfileFigures:
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
+    m = _MODEL_WIDTH.search(text)
+    if m and int(m.group(1)) > 0:
+        found["model_width"] = int(m.group(1))
     for name, rx in _METRIC_SAMPLES.items():
         m = rx.search(text)
         if m:
