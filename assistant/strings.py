@@ -442,6 +442,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Um último lote menor que os outros tem outro formato, e o XLA compila um grafo por "
         "formato.",
     ),
+    "check.TPU109": (
+        "this PyTorch/XLA training loop never cuts the graph (no `xm.mark_step()`, "
+        "`torch_xla.sync()` or `MpDeviceLoader`): one graph grows with every step, is compiled "
+        "again each step, and its memory climbs until it runs out",
+        "este laço de treino do PyTorch/XLA nunca corta o grafo (sem `xm.mark_step()`, "
+        "`torch_xla.sync()` nem `MpDeviceLoader`): um grafo só cresce a cada passo, é compilado "
+        "de novo a cada passo, e a memória sobe até acabar",
+    ),
+    "check.TPU109.summary": (
+        "a PyTorch/XLA training loop with no `xm.mark_step()` / `torch_xla.sync()` and no "
+        "`MpDeviceLoader`",
+        "um laço de treino do PyTorch/XLA sem `xm.mark_step()` / `torch_xla.sync()` e sem "
+        "`MpDeviceLoader`",
+    ),
+    "check.TPU109.why": (
+        "PyTorch/XLA records operations and runs them only where the graph is cut; a loop that "
+        "never cuts it builds one graph across all its steps.",
+        "O PyTorch/XLA registra as operações e só as executa onde o grafo é cortado; um laço que "
+        "nunca o corta monta um grafo só com todos os passos.",
+    ),
     "check.TPU201": (
         "batch size {n} ({where}) is below 64: the TPU pads it to 64 (8 per core) anyway",
         "tamanho de lote {n} ({where}) abaixo de 64: a TPU o preenche até 64 (8 por núcleo) "

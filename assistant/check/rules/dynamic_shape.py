@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from .. import consts
 from ..analysis import JAX_DYNAMIC
-from ..facts import Facts, Scope, call_position
+from ..facts import Call, Facts, Scope, call_position
 from ..model import Finding, Rule
 from .base import Context
 
@@ -23,6 +23,7 @@ RULES = [
     Rule("TPU106", ENTRY, "xla-nonzero-in-loop", tpu_only=True),
     Rule("TPU107", ENTRY, "pad-to-longest", tpu_only=True),
     Rule("TPU108", ENTRY, "xla-dataloader-without-drop-last", tpu_only=True),
+    Rule("TPU109", ENTRY, "xla-loop-never-cuts-graph", tpu_only=True),
 ]
 
 _DROP_POSITION = {"batch": 1, "padded_batch": 3}
@@ -38,6 +39,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _torch_xla(ctx)
     yield from _pad_to_longest(ctx)
     yield from _drop_last(ctx)
+    yield from _graph_never_cut(ctx)
 
 
 def _drop_last(ctx: Context) -> Iterator[Finding]:
@@ -60,6 +62,101 @@ def _drop_last(ctx: Context) -> Iterator[Finding]:
             flagged.add(id(call))
             line, col = call_position(call)
             yield ctx.finding("TPU108", line, col, answers={"framework": "pytorch"})
+
+
+# What cuts PyTorch/XLA's lazy graph (runs what was recorded and starts a new graph): the step
+# marker under its names old and new, and the optimizer step when asked for a barrier.
+_CUTS = frozenset({"mark_step", "sync"})
+# Wrappers a training loop iterates a loader through (`tqdm(loader)`): the loader is what counts.
+_PASS_THROUGH = frozenset({"enumerate", "tqdm", "iter"})
+
+
+def _graph_never_cut(ctx: Context) -> Iterator[Finding]:
+    """TPU109: a PyTorch/XLA training loop that never cuts the lazy graph. Operations are
+    recorded and run only where the graph is cut (`xm.mark_step()`, `torch_xla.sync()`,
+    `torch_xla.step()`, `xm.optimizer_step(..., barrier=True)`, or an `MpDeviceLoader` /
+    `ParallelLoader`, which cut at every batch); without a cut the graph grows with every step,
+    each step compiles a longer one, and memory climbs until it runs out. Reported only where the
+    loop's iterable is known not to be a device loader (a plain `DataLoader`, `range(...)`) or the
+    loop is a `while`, and where neither the loop nor the functions it calls cut the graph."""
+    an, f = ctx.an, ctx.facts
+    if not an.training_loops or _no_lazy_graph(f):
+        return
+    loops: dict[int, tuple[ast.For | ast.While | ast.AsyncFor, Scope]] = {}
+    inside: dict[int, list[Call]] = {}
+    for c in f.calls:
+        if c.in_lambda:
+            continue
+        for lp in c.loops:
+            if id(lp) in an.training_loops:
+                loops.setdefault(id(lp), (lp, c.scope))
+                inside.setdefault(id(lp), []).append(c)
+    for key, (loop, scope) in loops.items():
+        if not _plain_iteration(ctx, loop, scope):
+            continue
+        calls = inside[key]
+        called: list[Scope] = []
+        for c in calls:  # what the loop calls, and methods by name (`trainer.train_step(…)`)
+            called += an.functions_referenced(c.node.func, c.scope)
+            if isinstance(c.node.func, ast.Attribute):
+                called += f.functions.get(c.attr, [])
+        reached = [x for s in _scopes(an.closure(called), f) for x in f.calls_in(s)]
+        if any(_cuts(x, ctx) for x in [*calls, *reached]):
+            continue
+        yield ctx.finding(
+            "TPU109", loop.lineno, loop.col_offset + 1, answers={"framework": "pytorch"}
+        )
+
+
+def _no_lazy_graph(f: Facts) -> bool:
+    """A script that compiles its step (`torch.compile`, `torch_xla.compile`) or turns on eager
+    mode: no graph grows across its steps."""
+    if f.mentions("eager_mode"):
+        return True
+    named = [c.dotted or "" for c in f.calls]
+    for scopes in f.functions.values():
+        for s in scopes:
+            named += [
+                f.dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in s.decorators
+            ]
+    return any(n.startswith("torch") and n.endswith(".compile") for n in named)
+
+
+def _scopes(ids: set[int], f: Facts) -> list[Scope]:
+    out: list[Scope] = []
+    for scopes in f.functions.values():
+        out += [s for s in scopes if id(s) in ids]
+    return out
+
+
+def _cuts(c: Call, ctx: Context) -> bool:
+    d = c.dotted or ""
+    if c.attr == "mark_step" or (c.attr in _CUTS and "xla" in d):
+        return True
+    if c.attr == "step" and d.startswith("torch_xla"):
+        return True  # `with torch_xla.step():`
+    if c.attr == "optimizer_step":
+        barrier = c.kw("barrier")
+        return barrier is not None and consts.truth(barrier.value, c.scope) is not False
+    return False
+
+
+def _plain_iteration(ctx: Context, loop: ast.For | ast.While | ast.AsyncFor, scope: Scope) -> bool:
+    """Whether the loop's iterable is known not to cut the graph itself: a `while` loop, a
+    `range(...)`, or a plain `DataLoader` (not an `MpDeviceLoader`, and not a parameter, which
+    could be one)."""
+    if isinstance(loop, ast.While):
+        return True
+    it = loop.iter
+    while (
+        isinstance(it, ast.Call)
+        and it.args
+        and (ctx.facts.dotted(it.func) or "").rsplit(".", 1)[-1] in _PASS_THROUGH
+    ):
+        it = it.args[0]
+    if isinstance(it, ast.Call) and (ctx.facts.dotted(it.func) or "") == "range":
+        return True
+    return bool(ctx.an.dataloaders(it, scope, through_device_loader=False))
 
 
 # Padding each batch to its own longest sequence: Hugging Face tokenizers and collators
