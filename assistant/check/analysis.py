@@ -238,24 +238,25 @@ class Analysis:
 
     @cached_property
     def training_iterables(self) -> list[tuple[ast.expr, Scope]]:
-        """What each PyTorch/XLA training `for` loop iterates (inside `enumerate(...)`), with
-        the scope of the loop."""
+        """What each PyTorch/XLA training `for` loop iterates (inside `enumerate(...)`,
+        `tqdm(...)`: `iterated`), with the scope of the loop."""
         seen: dict[int, tuple[ast.expr, Scope]] = {}
         for c in self.f.calls:
             if not self.in_training_loop(c):
                 continue
             for lp in c.loops:
                 if id(lp) in self.training_loops and isinstance(lp, (ast.For, ast.AsyncFor)):
-                    it = lp.iter
-                    if (
-                        isinstance(it, ast.Call)
-                        and isinstance(it.func, ast.Name)
-                        and it.func.id == "enumerate"
-                        and it.args
-                    ):
-                        it = it.args[0]
-                    seen.setdefault(id(lp), (it, c.scope))
+                    seen.setdefault(id(lp), (self.iterated(lp.iter), c.scope))
         return list(seen.values())
+
+    def iterated(self, expr: ast.expr) -> ast.expr:
+        """What a `for` loop iterates under the wrappers that only pass it on: `enumerate(loader)`,
+        `tqdm(loader)` (a progress bar), `iter(loader)`, nested."""
+        while (
+            isinstance(expr, ast.Call) and expr.args and _called_name(self.f, expr) in _PASS_THROUGH
+        ):
+            expr = expr.args[0]
+        return expr
 
     def dataloaders(
         self, expr: ast.expr, scope: Scope, through_device_loader: bool, depth: int = 0
@@ -443,6 +444,10 @@ def is_batch_name(name: str) -> bool:
     if "batch" not in toks and "bs" not in toks:
         return "per" in toks and set(toks) <= {"per", *_PER_CORE_TOKENS}
     return _NOT_A_BATCH_TOKENS.isdisjoint(toks)
+
+
+# Calls a loop iterates through that hand on what they are given, item by item.
+_PASS_THROUGH = frozenset({"enumerate", "tqdm", "iter"})
 
 
 def _called_name(f: Facts, call: ast.Call) -> str:

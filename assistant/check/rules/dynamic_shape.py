@@ -67,8 +67,6 @@ def _drop_last(ctx: Context) -> Iterator[Finding]:
 # What cuts PyTorch/XLA's lazy graph (runs what was recorded and starts a new graph): the step
 # marker under its names old and new, and the optimizer step when asked for a barrier.
 _CUTS = frozenset({"mark_step", "sync"})
-# Wrappers a training loop iterates a loader through (`tqdm(loader)`): the loader is what counts.
-_PASS_THROUGH = frozenset({"enumerate", "tqdm", "iter"})
 
 
 def _graph_never_cut(ctx: Context) -> Iterator[Finding]:
@@ -147,13 +145,7 @@ def _plain_iteration(ctx: Context, loop: ast.For | ast.While | ast.AsyncFor, sco
     could be one)."""
     if isinstance(loop, ast.While):
         return True
-    it = loop.iter
-    while (
-        isinstance(it, ast.Call)
-        and it.args
-        and (ctx.facts.dotted(it.func) or "").rsplit(".", 1)[-1] in _PASS_THROUGH
-    ):
-        it = it.args[0]
+    it = ctx.an.iterated(loop.iter)
     if isinstance(it, ast.Call) and (ctx.facts.dotted(it.func) or "") == "range":
         return True
     return bool(ctx.an.dataloaders(it, scope, through_device_loader=False))
