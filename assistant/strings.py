@@ -544,6 +544,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Each step returns to the host; the TPU idles between small steps.",
         "Cada passo volta ao host; a TPU fica ociosa entre passos curtos.",
     ),
+    "check.TPU402": (
+        "`{read}` reads the jitted step's result back to the host on every step: the host waits "
+        "for each step before it dispatches the next; read back every N steps",
+        "`{read}` traz o resultado do passo compilado de volta ao host a cada passo: o host "
+        "espera cada passo antes de despachar o próximo; leia a cada N passos",
+    ),
+    "check.TPU402.summary": (
+        "a JAX training loop that reads its jitted step's result back to the host every step "
+        "(`float()`, `.item()`, `jax.device_get`, `np.asarray`, `print`)",
+        "um laço de treino do JAX que traz o resultado do passo compilado de volta ao host a "
+        "cada passo (`float()`, `.item()`, `jax.device_get`, `np.asarray`, `print`)",
+    ),
+    "check.TPU402.why": (
+        "JAX dispatches steps without waiting for them; a read-back makes the host wait for "
+        "every step, so the next step's dispatch and input no longer overlap the device's work.",
+        "O JAX despacha os passos sem esperar por eles; uma leitura faz o host esperar cada "
+        "passo, e o despacho e a entrada do passo seguinte deixam de se sobrepor ao trabalho do "
+        "dispositivo.",
+    ),
     "check.TPU501": (
         "`{fn}` in code the TPU runs: a Python callback has no TPU kernel (move it into the "
         "tf.data pipeline)",

@@ -157,7 +157,7 @@ class Analysis:
 
     # -- JAX -------------------------------------------------------------------------------------
 
-    def _is_jit(self, expr: ast.expr) -> bool:
+    def is_jit(self, expr: ast.expr) -> bool:
         d = self.f.dotted(expr) or ""
         last = d.rsplit(".", 1)[-1]
         if last in ("jit", "pjit", "pmap", "filter_jit", "filter_pmap", "xmap", "shard_map"):
@@ -173,15 +173,15 @@ class Analysis:
             for s in scopes:
                 for dec in s.decorators:
                     target = dec.func if isinstance(dec, ast.Call) else dec
-                    if self._is_jit(target) or (
+                    if self.is_jit(target) or (
                         isinstance(dec, ast.Call)
                         and (self.f.dotted(dec.func) or "").endswith("partial")
                         and dec.args
-                        and self._is_jit(dec.args[0])
+                        and self.is_jit(dec.args[0])
                     ):
                         roots.append(s)
         for c in self.f.calls:
-            if self._is_jit(c.node.func) and c.node.args:
+            if self.is_jit(c.node.func) and c.node.args:
                 roots.extend(self.functions_referenced(c.node.args[0], c.scope))
         return self.closure(roots)
 

@@ -177,3 +177,36 @@ PY_ATOMS = st.sampled_from(
 def test_arbitrary_scripts_never_raise(parts):
     for f in check_source("".join(parts), "fuzz.py"):
         assert f.code in RULES and f.message()
+
+
+def test_loop_findings_say_what_they_found_in_both_languages():
+    from assistant.check import RULES, Selection, check_source
+
+    jax_loop = (
+        "import jax\n"
+        "step = jax.jit(lambda s, b: (s, s * b))\n"
+        "def fit(s, batches):\n"
+        "    for b in batches:\n"
+        "        s, out = step(s, b)\n"
+        "        print(out.mean().item())\n"
+        "    for b in batches:\n"
+        "        s, metrics = step(s, b)\n"
+        "        print(f'{metrics[0]} and a long explanation of what this step does', flush=True)\n"
+    )
+    first, second = check_source(jax_loop, "fit.py", Selection(select=("TPU402",)))
+    assert first.message("en").startswith("`print(out.mean().item())` reads the jitted step")
+    assert first.message("pt").startswith("`print(out.mean().item())` traz o resultado")
+    assert second.message("en").startswith("`print()` reads")  # too long to show as written
+    assert first.walk_command() == "tpu-assist walk steps-per-execution --answer loop=jax"
+    xla_loop = (
+        "import torch_xla.core.xla_model as xm\n"
+        "from torch.utils.data import DataLoader\n"
+        "def fit(model, opt, data):\n"
+        "    for x, y in DataLoader(data, batch_size=8, drop_last=True):\n"
+        "        model(x).sum().backward()\n"
+        "        xm.optimizer_step(opt)\n"
+    )
+    (cut,) = check_source(xla_loop, "fit.py", Selection(select=("TPU109",)))
+    assert (cut.line, cut.col) == (4, 5) and "never cuts the graph" in cut.message("en")
+    assert "nunca corta o grafo" in cut.message("pt")
+    assert RULES["TPU109"].entry == "dynamic-shape"

@@ -1,5 +1,6 @@
 """TPU4xx — loop overhead (entry `steps-per-execution`): under a TPU strategy every Keras
-step is a round trip from the host unless `compile()` runs several steps per call."""
+step is a round trip from the host unless `compile()` runs several steps per call; a JAX loop that
+reads its jitted step's result back every step waits for every step."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import ast
 from collections.abc import Iterator
 
 from .. import consts
+from ..facts import call_position
 from ..model import Finding, Rule
 from .base import Context
 
-RULES = [Rule("TPU401", "steps-per-execution", "compile-without-steps-per-execution", True)]
+RULES = [
+    Rule("TPU401", "steps-per-execution", "compile-without-steps-per-execution", True),
+    Rule("TPU402", "steps-per-execution", "jax-read-back-every-step", tpu_only=False),
+]
 
 _NOT_KERAS = frozenset({"re", "regex", "torch", "jax", "tf", "tensorflow", "xla", "numba"})
 _KERAS_KWARGS = frozenset({"optimizer", "loss", "metrics", "jit_compile", "loss_weights"})
@@ -18,6 +23,11 @@ _SPE = ("steps_per_execution", "experimental_steps_per_execution")
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    yield from _keras(ctx)
+    yield from _jax_read_back(ctx)
+
+
+def _keras(ctx: Context) -> Iterator[Finding]:
     if not ctx.an.tf_tpu:
         return
     for c in ctx.facts.calls_named("compile"):
@@ -48,3 +58,125 @@ def check(ctx: Context) -> Iterator[Finding]:
             values={"execution_steps": steps},
             answers={"loop": "keras"},
         )
+
+
+# Calls that copy a device array to the host (and so wait for the step that computes it).
+_TO_HOST_METHODS = frozenset({"item", "tolist"})
+_TO_HOST_BUILTINS = frozenset({"float", "int", "print"})
+_TO_HOST_FUNCTIONS = ("jax.device_get", "numpy.asarray", "numpy.array")
+SHOWN_CALL = 40  # a read shown as written up to this length (`float(metrics['loss'])`), else named
+
+
+def _jax_read_back(ctx: Context) -> Iterator[Finding]:
+    """TPU402: a loop that calls a jitted step and, on every iteration (not under an `if`),
+    reads the step's result back to the host: `float(loss)`, `loss.item()`,
+    `jax.device_get(metrics)`, `np.asarray(…)`, `print(loss)`. JAX dispatches steps
+    asynchronously; the read makes the host wait for each one, so the next step's dispatch and
+    input preparation no longer overlap the device's work. The first read of each loop is
+    reported, where it is."""
+    f = ctx.facts
+    if not f.jax:
+        return
+    jitted = _jitted_callables(ctx)
+    if not jitted:
+        return
+    for loop in ast.walk(f.tree):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        body = list(_every_iteration(loop.body))
+        outputs: set[str] = set()
+        for st in body:
+            if isinstance(st, ast.Assign):
+                value, targets = st.value, st.targets
+            elif isinstance(st, ast.AnnAssign) and st.value is not None:
+                value, targets = st.value, [st.target]
+            else:
+                continue
+            if isinstance(value, ast.Call) and (f.dotted(value.func) or "") in jitted:
+                outputs |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if not outputs:
+            continue
+        for st in body:
+            read = _read_back(st, outputs, ctx)
+            if read is not None:
+                call, what = read
+                shown = ast.unparse(call)
+                what = shown if len(shown) <= SHOWN_CALL else what
+                line, col = call_position(call)
+                yield ctx.finding("TPU402", line, col, args={"read": what}, answers={"loop": "jax"})
+                break
+
+
+def _jitted_callables(ctx: Context) -> set[str]:
+    """Names (dotted: `train_step`, `self.step`) that hold a jit- or pmap-compiled function:
+    functions decorated with `jax.jit` (or `partial(jax.jit, …)`), and names assigned
+    `jax.jit(f)`."""
+    an, f = ctx.an, ctx.facts
+    names: set[str] = set()
+    for scopes in f.functions.values():
+        for s in scopes:
+            for dec in s.decorators:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                partial = (
+                    isinstance(dec, ast.Call)
+                    and (f.dotted(dec.func) or "").endswith("partial")
+                    and bool(dec.args)
+                    and an.is_jit(dec.args[0])
+                )
+                if an.is_jit(target) or partial:
+                    names.add(s.name)
+    for node in ast.walk(f.tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            if an.is_jit(func) or (isinstance(func, ast.Call) and an.is_jit(func.func)):
+                names |= {d for t in node.targets if (d := f.dotted(t))}
+    return names
+
+
+def _every_iteration(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements a loop body runs on every iteration: not those under an `if` (a read
+    every N steps), in a nested loop or function; `with` and `try` bodies are run."""
+    for st in stmts:
+        yield st
+        if isinstance(st, (ast.With, ast.AsyncWith)):
+            yield from _every_iteration(st.body)
+        elif isinstance(st, ast.Try):
+            yield from _every_iteration(st.body + st.finalbody)
+
+
+def _rooted(expr: ast.expr, names: set[str]) -> bool:
+    """`loss`, `metrics["loss"]`, `out.loss[0]`, `out.mean()` for a name in `names` (what a
+    device array's methods return is on the device too)."""
+    while isinstance(expr, (ast.Subscript, ast.Attribute, ast.Call)):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return isinstance(expr, ast.Name) and expr.id in names
+
+
+def _read_back(st: ast.stmt, outputs: set[str], ctx: Context) -> tuple[ast.Call, str] | None:
+    if isinstance(st, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
+        return None  # compound statements: their bodies are read one by one, or not at all
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return None
+    for node in ast.walk(st):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if isinstance(func, ast.Attribute) and func.attr in _TO_HOST_METHODS:
+            if _rooted(func.value, outputs):
+                return node, f".{func.attr}()"
+            continue
+        name = ctx.facts.dotted(func) or ""
+        if name in _TO_HOST_BUILTINS:
+            shown = [
+                v.value
+                for a in args
+                if isinstance(a, ast.JoinedStr)
+                for v in a.values
+                if isinstance(v, ast.FormattedValue)
+            ]
+            if any(_rooted(a, outputs) for a in [*args, *shown]):
+                return node, f"{name}()"
+        elif name in _TO_HOST_FUNCTIONS and any(_rooted(a, outputs) for a in args):
+            return node, f"{name.replace('numpy.', 'np.')}()"
+    return None
