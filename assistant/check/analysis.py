@@ -164,22 +164,25 @@ class Analysis:
             return d.startswith(("jax", "equinox", "flax")) or d in ("jit", "pjit", "pmap")
         return False
 
+    def jit_decorated(self, s: Scope) -> bool:
+        """Whether the function `s` is decorated with `jax.jit` (or `pmap`, …), called or not,
+        directly or through `functools.partial(jax.jit, …)`."""
+        for dec in s.decorators:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            if self.is_jit(target) or (
+                isinstance(dec, ast.Call)
+                and (self.f.dotted(dec.func) or "").endswith("partial")
+                and dec.args
+                and self.is_jit(dec.args[0])
+            ):
+                return True
+        return False
+
     @cached_property
     def jit_scopes(self) -> set[int]:
         if not self.f.jax:
             return set()
-        roots: list[Scope] = []
-        for scopes in self.f.functions.values():
-            for s in scopes:
-                for dec in s.decorators:
-                    target = dec.func if isinstance(dec, ast.Call) else dec
-                    if self.is_jit(target) or (
-                        isinstance(dec, ast.Call)
-                        and (self.f.dotted(dec.func) or "").endswith("partial")
-                        and dec.args
-                        and self.is_jit(dec.args[0])
-                    ):
-                        roots.append(s)
+        roots = [s for s in self.f.all_functions() if self.jit_decorated(s)]
         for c in self.f.calls:
             if self.is_jit(c.node.func) and c.node.args:
                 roots.extend(self.functions_referenced(c.node.args[0], c.scope))
@@ -200,16 +203,15 @@ class Analysis:
         for c in self.f.calls_named("Lambda"):
             if c.node.args:
                 roots.extend(self.functions_referenced(c.node.args[0], c.scope))
-        for scopes in self.f.functions.values():
-            for s in scopes:
-                p = s.parent
-                if (
-                    p is not None
-                    and p.kind == "class"
-                    and s.name in ("train_step", "test_step", "predict_step", "call")
-                    and any(b.endswith(("Model", "Layer")) for b in p.bases)
-                ):
-                    roots.append(s)
+        for s in self.f.all_functions():
+            p = s.parent
+            if (
+                p is not None
+                and p.kind == "class"
+                and s.name in ("train_step", "test_step", "predict_step", "call")
+                and any(b.endswith(("Model", "Layer")) for b in p.bases)
+            ):
+                roots.append(s)
         return self.closure(roots)
 
     # -- PyTorch/XLA training loops --------------------------------------------------------------

@@ -190,6 +190,11 @@ class Facts:
         """Whether the walked code uses `name` as a name or an attribute (called or not)."""
         return name in self.names_used or name in self.attrs_used
 
+    def all_functions(self) -> Iterator[Scope]:
+        """Every function the script defines (`def`), at any depth."""
+        for scopes in self.functions.values():
+            yield from scopes
+
     def calls_named(self, *attrs: str) -> Iterator[Call]:
         wanted = set(attrs)
         return (c for c in self.calls if c.attr in wanted)

@@ -64,11 +64,6 @@ def _drop_last(ctx: Context) -> Iterator[Finding]:
             yield ctx.finding("TPU108", line, col, answers={"framework": "pytorch"})
 
 
-# What cuts PyTorch/XLA's lazy graph (runs what was recorded and starts a new graph): the step
-# marker under its names old and new, and the optimizer step when asked for a barrier.
-_CUTS = frozenset({"mark_step", "sync"})
-
-
 def _graph_never_cut(ctx: Context) -> Iterator[Finding]:
     """TPU109: a PyTorch/XLA training loop that never cuts the lazy graph. Operations are
     recorded and run only where the graph is cut (`xm.mark_step()`, `torch_xla.sync()`,
@@ -98,8 +93,9 @@ def _graph_never_cut(ctx: Context) -> Iterator[Finding]:
             called += an.functions_referenced(c.node.func, c.scope)
             if isinstance(c.node.func, ast.Attribute):
                 called += f.functions.get(c.attr, [])
-        reached = [x for s in _scopes(an.closure(called), f) for x in f.calls_in(s)]
-        if any(_cuts(x, ctx) for x in [*calls, *reached]):
+        closure = an.closure(called)
+        reached = [x for s in f.all_functions() if id(s) in closure for x in f.calls_in(s)]
+        if any(_cuts(x) for x in [*calls, *reached]):
             continue
         yield ctx.finding(
             "TPU109", loop.lineno, loop.col_offset + 1, answers={"framework": "pytorch"}
@@ -112,24 +108,16 @@ def _no_lazy_graph(f: Facts) -> bool:
     if f.mentions("eager_mode"):
         return True
     named = [c.dotted or "" for c in f.calls]
-    for scopes in f.functions.values():
-        for s in scopes:
-            named += [
-                f.dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in s.decorators
-            ]
+    for s in f.all_functions():
+        named += [f.dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in s.decorators]
     return any(n.startswith("torch") and n.endswith(".compile") for n in named)
 
 
-def _scopes(ids: set[int], f: Facts) -> list[Scope]:
-    out: list[Scope] = []
-    for scopes in f.functions.values():
-        out += [s for s in scopes if id(s) in ids]
-    return out
-
-
-def _cuts(c: Call, ctx: Context) -> bool:
+def _cuts(c: Call) -> bool:
+    """Whether `c` cuts PyTorch/XLA's lazy graph (runs what was recorded and starts a new one): the
+    step marker under its names old and new, and the optimizer step when asked for a barrier."""
     d = c.dotted or ""
-    if c.attr == "mark_step" or (c.attr in _CUTS and "xla" in d):
+    if c.attr == "mark_step" or (c.attr == "sync" and "xla" in d):
         return True
     if c.attr == "step" and d.startswith("torch_xla"):
         return True  # `with torch_xla.step():`

@@ -112,19 +112,7 @@ def _jitted_callables(ctx: Context) -> set[str]:
     functions decorated with `jax.jit` (or `partial(jax.jit, …)`), and names assigned
     `jax.jit(f)`."""
     an, f = ctx.an, ctx.facts
-    names: set[str] = set()
-    for scopes in f.functions.values():
-        for s in scopes:
-            for dec in s.decorators:
-                target = dec.func if isinstance(dec, ast.Call) else dec
-                partial = (
-                    isinstance(dec, ast.Call)
-                    and (f.dotted(dec.func) or "").endswith("partial")
-                    and bool(dec.args)
-                    and an.is_jit(dec.args[0])
-                )
-                if an.is_jit(target) or partial:
-                    names.add(s.name)
+    names = {s.name for s in f.all_functions() if an.jit_decorated(s)}
     for node in ast.walk(f.tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = node.value.func
