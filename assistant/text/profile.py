@@ -141,7 +141,8 @@ _IDLE_GAPS = re.compile(
     r"|\bbusy\s+(?:for\s+)?only\s+(?:a\s+(?:sliver|fraction)|~?\d)"
     r"|\bburacos?\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
     r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+(?:entre|enquanto)\b"
-    r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo)",
+    r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
+    r"(?:\d+\s+)?(?:chips|n[uú]cleos|cores|dispositivos))",
     re.I,
 )
 
@@ -152,15 +153,25 @@ _IDLE_GAPS = re.compile(
 # ~100% each, the other ~236 vCPUs idle", "um processo python por core a 100% e o resto dos vCPUs
 # parado"). The guide's input-bound host: a pipeline working on one core per process cannot feed
 # the TPU. A single core at 100% alone is not read: XLA compiling on the host looks the same.
+_WRAP = r"(?:.|\n(?!\s*\n))"  # any character, a line break too where a paste wrapped a sentence
 _HOST_FEEDING = re.compile(
     r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
     r"|\bhost\b[^\n]{0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
     r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
-    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b[^\n]{0,40}?~?100\s*%[^\n]{0,60}?"
-    r"\b(?:the\s+)?(?:others?|rest)\b[^\n]{0,60}?\b(?:idle|doing\s+(?:basically\s+)?nothing)\b"
-    r"|\b(?:process(?:os)?|n[uú]cleos?|cores?|threads?|workers?)\b[^\n]{0,40}?~?100\s*%[^\n]{0,60}?"
-    r"\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b[^\n]{0,60}?"
-    r"\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
+    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b"
+    + _WRAP
+    + r"{0,40}?~?100\s*%"
+    + _WRAP
+    + r"{0,60}?\b(?:the\s+)?(?:others?|rest)\b"
+    + _WRAP
+    + r"{0,60}?\b(?:idle|doing\s+(?:basically\s+)?nothing)\b"
+    r"|\b(?:process(?:os)?|n[uú]cleos?|cores?|threads?|workers?)\b"
+    + _WRAP
+    + r"{0,40}?~?100\s*%"
+    + _WRAP
+    + r"{0,60}?\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b"
+    + _WRAP
+    + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
     re.I,
 )
 
