@@ -172,9 +172,16 @@ STACK_EVIDENCE = 0.5
 
 def tpu_evidence(scored: Scored, context: dict[str, Any]) -> float:
     """1 when the input names a TPU (`text.domain.Context.tpu`) and its title is not about another
-    device (`Context.subject`), or a specific signature of the entry matched (`settled`);
-    `STACK_EVIDENCE` when it only speaks an XLA-first stack and names no other device; else 0."""
-    if (context.get("tpu") and not context.get("subject")) or settled(scored):
+    device (`Context.subject`), or a specific signature of the entry matched (`settled`) whose
+    message only a TPU setup prints; `STACK_EVIDENCE` when it only speaks an XLA-first stack and
+    names no other device; else 0. An ssh session's "client_loop: send disconnect" settles
+    ssh-disconnect but shows no TPU: any machine prints it (`tpu_evidence: false` in the YAML)."""
+    if context.get("tpu") and not context.get("subject"):
+        return 1.0
+    if settled(scored) and any(
+        hit.tpu_evidence and hit.weight >= SPECIFIC_SIGNATURE
+        for hit, _ in scored.evidence.signature_hits
+    ):
         return 1.0
     return STACK_EVIDENCE if stack_only(context) else 0.0
 

@@ -526,6 +526,33 @@ def test_xla_first_stack_counts_half_as_tpu_evidence():
     assert not read_context("XLA_GPU_JIT fails").stack
 
 
+def test_a_message_any_machine_prints_settles_its_entry_but_shows_no_tpu(engine):
+    """ssh's "client_loop: send disconnect" names ssh-disconnect's problem on any server: its
+    match settles the entry (`decide.settled`) but is no TPU evidence (`tpu_evidence: false` in
+    the YAML), while a TPU-only message is (`decide.tpu_evidence`)."""
+    from assistant.decide import settled, tpu_evidence
+    from assistant.retrieval.fusion import fuse
+
+    def best(text):
+        r = engine.retrieve(text)
+        return fuse(r.evidence, engine.params)[0], r.facts.context
+
+    drop = "I got client_loop: send disconnect: Broken pipe after a few hours of running"
+    top, context = best("Lost my session to the course server.\n" + drop)
+    assert top.entry_id == "ssh-disconnect" and settled(top)
+    assert tpu_evidence(top, context) == 0.0
+    top, context = best("Lost my session to the TPU VM.\n" + drop)
+    assert tpu_evidence(top, context) == 1.0  # the words name the TPU
+    top, context = best(
+        "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 17G of 15G hbm"
+    )
+    assert top.entry_id == "hbm-oom" and not context["tpu"] and tpu_evidence(top, context) == 1.0
+    plain = engine.ask("Lost my session to the course server.\n" + drop)
+    on_tpu = engine.ask("Lost my session to the TPU VM.\n" + drop)
+    assert plain.best.id == on_tpu.best.id == "ssh-disconnect"
+    assert plain.best.confidence < on_tpu.best.confidence
+
+
 def test_an_accelerator_left_unticked_in_a_template_checklist_names_no_device():
     """JAX's bug template asks "Which accelerator(s) are you using?" with a checklist: the items
     left unticked are devices the reporter did not use, the ticked ones are what they ran on."""

@@ -227,6 +227,10 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
             # an exclude lifted on a TPU's host; a signature has nothing to lift
             where = f"{field_name}[{i}].tpu_host_device"
             yield Problem(path, where, "E033", "applies to excludes only")
+        if not sig.tpu_evidence and field_name == "excludes":
+            # a look-alike pattern never shows a TPU; only a signature's match does
+            where = f"{field_name}[{i}].tpu_evidence"
+            yield Problem(path, where, "E034", "applies to signatures only")
         if sig.example is not None and rx.search(sig.example) is None:
             # the example is what the dense index embeds for the signature and what a reader
             # takes as the message it catches: one the pattern misses misleads both

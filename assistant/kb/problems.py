@@ -21,6 +21,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E031 | a signature's declared captures differ from the regex's named groups |
 | E032 | a signature's `example` is not matched by its own pattern |
 | E033 | `tpu_host_device` is set on a signature (it applies to excludes only) |
+| E034 | `tpu_evidence: false` is set on an exclude (it applies to signatures only) |
 | E040 | a text is missing one of the languages (en, pt) |
 | E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
@@ -52,6 +53,7 @@ CODES = {
     "E031": "captures do not match regex groups",
     "E032": "example not matched by its pattern",
     "E033": "tpu_host_device on a signature",
+    "E034": "tpu_evidence on an exclude",
     "E040": "missing language",
     "E041": "unknown placeholder",
     "E042": "unknown advisor",

@@ -71,6 +71,11 @@ class Signature(Strict):
     # for too ("No registered 'X' OpKernel for XLA_CPU_JIT" on a Cloud TPU). It does not count
     # where the input names a TPU and no other hardware (`text.domain.tpu_host_only`).
     tpu_host_device: bool = False
+    # Signatures only: the message comes from a TPU setup (the default), so a report that matches
+    # it shows a TPU whatever its words say (`decide.tpu_evidence`). False for a message any
+    # machine prints (ssh's `client_loop: send disconnect: Broken pipe`): the report must then
+    # show the TPU in its other words, as a described symptom must.
+    tpu_evidence: bool = True
 
 
 class Option(Strict):

@@ -268,6 +268,7 @@ class ProfileHit:
     figures: dict[str, float] = field(default_factory=dict)  # shown in the answer's language
     rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
     measures: bool = False  # outweighs look-alike patterns (see ProfileRule.measures)
+    tpu_evidence: bool = True  # figures a TPU's profiler or metrics print (as a signature's)
 
 
 def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:

@@ -47,6 +47,7 @@ class SignatureHit:
     matched: str
     captures: dict[str, str]
     tpu_host_device: bool = False  # an exclude lifted on a TPU's host (see kb.schema.Signature)
+    tpu_evidence: bool = True  # the message comes from a TPU setup (see kb.schema.Signature)
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
@@ -160,6 +161,7 @@ class SignatureMatcher:
                     m.group(0)[:300],
                     captures,
                     sig.tpu_host_device,
+                    sig.tpu_evidence,
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))
