@@ -916,3 +916,17 @@ def test_padding_pasted_as_a_table_is_read_in_its_columns_order():
         read_profile("it shows unpadded and padded sizes\n1.0 MiB 2.0 MiB").padding_expansion
         is None
     )
+
+
+def test_the_json_contract_names_every_profile_figure():
+    """`facts.profile` in `ask --json` is documented figure by figure in the README's JSON contract:
+    a figure added to `ProfileFigures` must be named there too."""
+    import dataclasses
+    from pathlib import Path
+
+    from assistant.text.profile import ProfileFigures
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    contract = readme.split("### JSON contract", 1)[1].split("\n## ", 1)[0]
+    missing = [f.name for f in dataclasses.fields(ProfileFigures) if f"`{f.name}`" not in contract]
+    assert missing == []
