@@ -35,6 +35,12 @@ Any idea what else to try? Thanks a lot for reading.
 """
 
 
+def _routed(text, shows_error=False):
+    """The entries the profile rules route `text` to (counter-evidence left out), sorted."""
+    hits = route(read_profile(text), shows_error)
+    return sorted(h.entry_id for h in hits if not h.rules_out)
+
+
 def test_title_and_error_lines_are_their_own_views():
     norm = normalize(REPORT)
     facts = parse(norm)
@@ -107,25 +113,22 @@ def test_unrelated_percentages_are_not_profile_figures():
 
 
 def test_profile_figures_route_between_look_alike_slowdowns():
-    def routed(text):
-        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
-
     # an idle TPU alone waits either for data or for the host between steps (the guide's input
     # bottleneck and steps_per_execution): both get the evidence, the words decide
-    assert routed("TPU idle time: 62%, MXU utilization 4%") == [
+    assert _routed("TPU idle time: 62%, MXU utilization 4%") == [
         "input-bottleneck",
         "steps-per-execution",
     ]
     # ... and the input figure tells them apart
-    assert routed("TPU idle time: 62%, 48.2% of the total step time is waiting for input") == [
+    assert _routed("TPU idle time: 62%, 48.2% of the total step time is waiting for input") == [
         "input-bottleneck"
     ]
-    assert routed("TPU idle time: 62%, 0.7% of the total step time is waiting for input") == [
+    assert _routed("TPU idle time: 62%, 0.7% of the total step time is waiting for input") == [
         "steps-per-execution"
     ]
-    assert routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
-    assert routed("per-core batch size: 2") == ["small-batch"]
-    assert routed("MXU utilization: 71%, TPU idle time: 3%") == []
+    assert _routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
+    assert _routed("per-core batch size: 2") == ["small-batch"]
+    assert _routed("MXU utilization: 71%, TPU idle time: 3%") == []
     assert all(h.weight < 1.0 for h in route(read_profile("TPU idle 90%")))  # never decisive
 
 
@@ -228,13 +231,10 @@ def test_a_pasted_tpu_info_is_a_slow_run_not_an_out_of_memory_error(engine):
 
 
 def test_low_memory_use_routes_to_a_small_batch_unless_the_input_waits():
-    def routed(text, shows_error=False):
-        return sorted(h.entry_id for h in route(read_profile(text), shows_error) if not h.rules_out)
-
-    assert routed("HBM usage: 1.9 GiB of 32 GiB, input time 2%") == ["small-batch"]
-    assert routed("HBM usage: 1.9 GiB of 32 GiB, input time 45%") == ["input-bottleneck"]
-    assert routed("HBM usage: 9 GiB of 16 GiB") == []
-    assert routed("HBM usage: 1.9 GiB of 32 GiB", shows_error=True) == []
+    assert _routed("HBM usage: 1.9 GiB of 32 GiB, input time 2%") == ["small-batch"]
+    assert _routed("HBM usage: 1.9 GiB of 32 GiB, input time 45%") == ["input-bottleneck"]
+    assert _routed("HBM usage: 9 GiB of 16 GiB") == []
+    assert _routed("HBM usage: 1.9 GiB of 32 GiB", shows_error=True) == []
 
 
 def test_a_low_mxu_figure_beside_mostly_free_memory_tips_it_to_a_small_batch(engine):
@@ -258,7 +258,7 @@ out = layers.Dense(1, activation="sigmoid")(x)
 
 
 def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
-    def routed(text, shows_error=False):
+    def _routed(text, shows_error=False):
         return {h.entry_id: h.weight for h in route(read_profile(text), shows_error)}
 
     assert read_profile(NARROW_MLP).widest_layer == 48
@@ -267,13 +267,13 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
     # the MXU's width is not narrow; one layer alone (a classifier head) does not show the model
     assert read_profile("Dense(512), Dense(10)").widest_layer == 512
     assert read_profile("model.add(Dense(10))").widest_layer is None
-    assert routed(NARROW_MLP) == {"small-layers": 0.6, "tensor-padding": 0.6}
+    assert _routed(NARROW_MLP) == {"small-layers": 0.6, "tensor-padding": 0.6}
     # a low MXU figure as well is explained by the narrow layers: small-layers, not low-mxu
-    both = routed(NARROW_MLP + "MXU utilization: 3%, TPU idle time 2%")
+    both = _routed(NARROW_MLP + "MXU utilization: 3%, TPU idle time 2%")
     assert both["small-layers"] > both["tensor-padding"] and "low-mxu" not in both
     # an idle TPU is not held back by its layers; a toy model beside an error says nothing
-    assert "small-layers" not in routed(NARROW_MLP + "TPU idle time: 70%")
-    assert routed(NARROW_MLP, shows_error=True) == {}
+    assert "small-layers" not in _routed(NARROW_MLP + "TPU idle time: 70%")
+    assert _routed(NARROW_MLP, shows_error=True) == {}
 
 
 METRICS_REPORT = """Metric: CompileTime
@@ -286,17 +286,17 @@ Metric: ExecuteTime
 
 
 def test_pytorch_xla_metrics_report_routes_recompilation_to_dynamic_shapes():
-    def routed(compiles, executes):
+    def _routed(compiles, executes):
         text = METRICS_REPORT.format(compiles=compiles, executes=executes)
         return [(h.entry_id, h.matched) for h in route(read_profile(text))]
 
     figures = read_profile(METRICS_REPORT.format(compiles=112, executes=760))
     assert (figures.compile_count, figures.execute_count) == (112, 760)
-    assert routed(112, 760) == [("dynamic-shape", "112 XLA compilations for 760 executions")]
+    assert _routed(112, 760) == [("dynamic-shape", "112 XLA compilations for 760 executions")]
     # A handful of graphs compiled once, then executed thousands of times: healthy.
-    assert routed(4, 5000) == []
+    assert _routed(4, 5000) == []
     # Many compilations, but a tiny share of a very long run: not the shapes changing every step.
-    assert routed(12, 100_000) == []
+    assert _routed(12, 100_000) == []
 
 
 def test_profile_figures_show_in_facts_and_why(engine):
@@ -760,9 +760,6 @@ def test_padding_that_inflates_a_buffer_routes_to_tensor_padding():
 
 
 def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
-    def routed(text):
-        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
-
     for text in [
         "in the trace there are ~130 ms gaps between my train_step executions",
         "each step is 2 ms on the TPU lanes, then nothing on the device until the next one",
@@ -773,17 +770,14 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
         "entre um step e outro ficam uns 90 ms sem nada rodando em nenhum dos 8 chips",
     ]:
         assert read_profile(text).idle_gaps == 1, text
-        assert routed(text) == ["input-bottleneck", "steps-per-execution"], text
+        assert _routed(text) == ["input-bottleneck", "steps-per-execution"], text
     # ... and the input figure still tells the two apart
-    assert routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
+    assert _routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
     assert not read_profile("the gap between GPU and TPU prices")
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
 
 
 def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
-    def routed(text):
-        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
-
     for text in [
         "between the steps the host timeline is stuck in `__next__` of our loader",
         "host lane: most of the gap is a Python region inside my make_batches() generator",
@@ -793,7 +787,7 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
         "htop: a handful of python processes pinned\nat 100% and the other vCPUs basically idle",
     ]:
         assert read_profile(text).host_feeding == 1, text
-        assert routed(text) == ["input-bottleneck"], text
+        assert _routed(text) == ["input-bottleneck"], text
     # with gaps in the trace, the gaps are what the input makes the TPU wait for
     gaps = "the TPU lanes show 30 ms of work, then gaps between steps; the host is in `__next__`"
     (hit,) = route(read_profile(gaps))  # said once, with both findings
@@ -811,7 +805,7 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
     # a report that shows an error is not a slowdown: the rule stays out
     assert route(read_profile(gaps), shows_error=True)[0].signature_id == "profile:input-bound"
     # the profiler's "NOT input-bound" outweighs a description of the host
-    assert routed("host in `__next__` most of the time; Input time: 0.4%") == []
+    assert _routed("host in `__next__` most of the time; Input time: 0.4%") == []
 
 
 def test_a_trace_whose_gaps_the_host_spends_on_input_is_answered_input_bottleneck(engine):
@@ -829,9 +823,6 @@ def test_a_trace_whose_gaps_the_host_spends_on_input_is_answered_input_bottlenec
 
 
 def test_a_transformers_model_dimension_is_read_from_its_config():
-    def routed(text):
-        return sorted(h.entry_id for h in route(read_profile(text)) if not h.rules_out)
-
     for text, width in [
         ("cfg = dict(vocab=512, d_model=96, n_heads=4, mlp_dim=384)", 96),
         ('{"n_embd": 768, "n_layer": 12}', 768),
@@ -842,16 +833,16 @@ def test_a_transformers_model_dimension_is_read_from_its_config():
     # the heads' and the MLP's sizes are not the model's width; nor is a name in capitals
     assert read_profile("head_dim=16, mlp_dim=64, D_MODEL = 48").model_width is None
     # narrower than the MXU: the narrow-layer rules, as a dense layer's width would be
-    assert routed("d_model=96, 8 layers, step time flat in the batch") == [
+    assert _routed("d_model=96, 8 layers, step time flat in the batch") == [
         "small-layers",
         "tensor-padding",
     ]
     # a multiple of 128, or a rounding, says nothing; 320 is padded to 384 (a fifth more)
-    assert routed("d_model 1024, 24 layers") == routed("hidden_size=1000") == []
+    assert _routed("d_model 1024, 24 layers") == _routed("hidden_size=1000") == []
     (hit,) = route(read_profile("d_model 320, 10 heads"))
     assert hit.entry_id == "tensor-padding" and hit.matched == "model dimension (d_model) 320"
     # a TPU idle between steps is not explained by the width
-    assert routed("d_model 320; TPU idle 60%") == ["input-bottleneck", "steps-per-execution"]
+    assert _routed("d_model 320; TPU idle 60%") == ["input-bottleneck", "steps-per-execution"]
 
 
 def test_layer_widths_said_in_words():
