@@ -647,11 +647,25 @@ def loss_fn(params, x, y):
 def count(x, y, n):
     idx = jnp.nonzero(x > 0{size})
     return idx, jnp.where(x > 0, x, 0.0)
+
+
+@jax.jit
+def train_step(params, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    return [p - LEARNING_RATE * g for p, g in zip(params, grads)], loss
+
+
+def fit(params, batches):
+    for step, (x, y) in enumerate(batches):
+        params, loss = train_step(params, x, y)
+        {jax_log}
+    return params
 """,
     "torch": """import torch
 import torch.nn as nn
 import torch_xla.core.xla_model as xm
 import torch_xla.distributed.parallel_loader as pl
+from torch.utils.data import DataLoader
 
 BATCH_SIZE = {batch}
 
@@ -667,11 +681,12 @@ class Net(nn.Module):
         return self.fc3(torch.relu(self.fc2(torch.relu(self.fc1(x)))))
 
 
-def train(loader, model, optimizer):
+def train(dataset, model, optimizer):
     device = xm.xla_device()
     loss_fn = nn.CrossEntropyLoss()
+    loader = DataLoader(dataset, batch_size=BATCH_SIZE, shuffle=True, drop_last=True)
     para = pl.MpDeviceLoader(loader, device)
-    for step, (data, target) in enumerate(para):
+    for step, (data, target) in enumerate({iterate}):
         optimizer.zero_grad()
         output = model(data)
         loss = loss_fn(output, target)
@@ -746,6 +761,12 @@ def check_corpus(root: Path, n_files: int = 1000, lines: int = 300, seed: int = 
             mask_tail="" if bad else "  # noqa: TPU103",
             size="" if bad else ", size=16",
             log="print(loss)" if bad else "xm.add_step_closure(lambda: print(loss.item()))",
+            iterate="loader" if bad else "para",
+            jax_log=(
+                "print(step, float(loss))"
+                if bad
+                else "if step % 100 == 0:\n            print(step, float(loss))"
+            ),
         )
         out = head.splitlines()
         n = 0
