@@ -113,6 +113,8 @@ class Facts:
     module: Scope
     aliases: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     imported: set[str] = field(default_factory=set)  # top-level packages imported
+    # names a relative import (`from .utils import train_step`) binds: the person's own code
+    relative: set[str] = field(default_factory=set)
     calls: list[Call] = field(default_factory=list)
     calls_by_scope: dict[int, list[Call]] = field(default_factory=dict)  # id(scope) -> calls
     subscripts: list[Subscript] = field(default_factory=list)
@@ -377,7 +379,10 @@ class _Collector:
                 if mentions_tpu(a.name):
                     f.tpu_evidence.append((st.lineno, a.name))
             return
-        if st.level or not st.module:
+        if st.level:
+            f.relative.update(a.asname or a.name for a in st.names if a.name != "*")
+            return
+        if not st.module:
             return
         f.imported.add(st.module.split(".")[0])
         if mentions_tpu(st.module):

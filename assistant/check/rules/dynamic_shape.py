@@ -115,8 +115,11 @@ _KNOWN_LIBRARIES = frozenset(
 
 def _opaque(c: Call, f: Facts) -> bool:
     """A call the loop makes into an imported package that is neither a known library nor the
-    standard library: what it does is out of sight, so the loop is not reported."""
+    standard library, or into a relative import: what it does is out of sight, so the loop is not
+    reported."""
     top = (c.dotted or "").split(".", 1)[0]
+    if top in f.relative:  # `from .utils import train_step`: the person's own package
+        return True
     return top in f.imported and top not in _KNOWN_LIBRARIES and top not in sys.stdlib_module_names
 
 
