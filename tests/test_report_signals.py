@@ -793,6 +793,7 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
     (hit,) = route(read_profile(gaps))  # said once, with both findings
     assert hit.entry_id == "input-bottleneck" and hit.weight == AGREEING  # two findings agree
     assert hit.matched == "the TPU idle in gaps between steps, the host busy producing the input"
+    assert not hit.tpu_evidence  # a GPU's trace and host look the same: no TPU shown by them
     for text in [
         # a traceback through the iterator, a hang's busy processes, a core busy compiling
         'File "torch/utils/data/dataloader.py", line 630, in __next__',

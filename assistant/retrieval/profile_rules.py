@@ -88,6 +88,10 @@ class ProfileRule:
     # guard against words that only sound like it (a conv layer's padding="same" beside a buffer
     # measured at 20x its unpadded size)
     measures: bool = False
+    # the finding is one only a TPU's profile or tools give (an MXU figure, the memory viewer's
+    # padded sizes): a specific one then shows a TPU, as a signature does (`decide.tpu_evidence`).
+    # A host busy with the input, idle gaps between steps, look the same on a GPU.
+    tpu_evidence: bool = True
 
 
 def _waits_for_input(p: ProfileFigures) -> bool:
@@ -179,6 +183,7 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, host_feeding=p.host_feeding),
         lambda p: AGREEING if _idle(p) else WEIGHT,
         slowdown_only=True,
+        tpu_evidence=False,
     ),
     ProfileRule(
         "idle-between-steps",
@@ -268,7 +273,7 @@ class ProfileHit:
     figures: dict[str, float] = field(default_factory=dict)  # shown in the answer's language
     rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
     measures: bool = False  # outweighs look-alike patterns (see ProfileRule.measures)
-    tpu_evidence: bool = True  # figures a TPU's profiler or metrics print (as a signature's)
+    tpu_evidence: bool = True  # see ProfileRule.tpu_evidence
 
 
 def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:
@@ -294,6 +299,7 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
                     figures=named,
                     rules_out=r.rules_out,
                     measures=r.measures,
+                    tpu_evidence=r.tpu_evidence,
                 )
             )
     return [h for h in hits if not any(_restates(h, other) for other in hits)]
