@@ -158,7 +158,8 @@ def features(
         # or service (the context gate), it gives context: the absence counts in full. A specific
         # signature of the entry is TPU evidence too: the knowledge base's signatures are messages
         # a TPU run prints, their GPU and CPU look-alikes being `excludes` (a JAX log can say
-        # "memory space hbm" and never "TPU").
+        # "memory space hbm" and never "TPU"); those any machine prints say so
+        # (`tpu_evidence: false`, `tpu_evidence`).
         "tpu": 1.0 - (1.0 - tpu_seen) * (1.0 if gated else long),
         "lookalike": lookalike_lead(ev),
     }

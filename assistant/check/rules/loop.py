@@ -73,27 +73,34 @@ def _jax_read_back(ctx: Context) -> Iterator[Finding]:
     `jax.device_get(metrics)`, `np.asarray(…)`, `print(loss)`. JAX dispatches steps
     asynchronously; the read makes the host wait for each one, so the next step's dispatch and
     input preparation no longer overlap the device's work. The first read of each loop is
-    reported, where it is."""
-    f = ctx.facts
+    reported, where it is. A compiled function is one decorated with `jax.jit` (or `pmap`, or
+    through `partial`: `Analysis.jit_decorated`) or a name assigned `jax.jit(f)`."""
+    f, an = ctx.facts, ctx.an
     if not f.jax:
         return
-    jitted = _jitted_callables(ctx)
+    # one walk of the tree: the loops, and the names assigned a compiled function (`jax.jit(f)`)
+    loops: list[ast.For | ast.AsyncFor | ast.While] = []
+    jitted = {s.name for s in f.all_functions() if an.jit_decorated(s)}
+    for node in ast.walk(f.tree):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            loops.append(node)
+        elif (assigned := _assignment(node)) is not None:
+            value, targets = assigned
+            if an.is_jit(value.func) or (
+                isinstance(value.func, ast.Call) and an.is_jit(value.func.func)
+            ):
+                jitted |= {d for t in targets if (d := f.dotted(t))}
     if not jitted:
         return
-    for loop in ast.walk(f.tree):
-        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-            continue
+    for loop in loops:
         body = list(_every_iteration(loop.body))
         outputs: set[str] = set()
         for st in body:
-            if isinstance(st, ast.Assign):
-                value, targets = st.value, st.targets
-            elif isinstance(st, ast.AnnAssign) and st.value is not None:
-                value, targets = st.value, [st.target]
-            else:
-                continue
-            if isinstance(value, ast.Call) and (f.dotted(value.func) or "") in jitted:
-                outputs |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            assigned = _assignment(st)
+            if assigned is not None and (f.dotted(assigned[0].func) or "") in jitted:
+                outputs |= {
+                    n.id for t in assigned[1] for n in ast.walk(t) if isinstance(n, ast.Name)
+                }
         if not outputs:
             continue
         for st in body:
@@ -107,18 +114,13 @@ def _jax_read_back(ctx: Context) -> Iterator[Finding]:
                 break
 
 
-def _jitted_callables(ctx: Context) -> set[str]:
-    """Names (dotted: `train_step`, `self.step`) that hold a jit- or pmap-compiled function:
-    functions decorated with `jax.jit` (or `partial(jax.jit, …)`), and names assigned
-    `jax.jit(f)`."""
-    an, f = ctx.an, ctx.facts
-    names = {s.name for s in f.all_functions() if an.jit_decorated(s)}
-    for node in ast.walk(f.tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            func = node.value.func
-            if an.is_jit(func) or (isinstance(func, ast.Call) and an.is_jit(func.func)):
-                names |= {d for t in node.targets if (d := f.dotted(t))}
-    return names
+def _assignment(node: ast.AST) -> tuple[ast.Call, list[ast.expr]] | None:
+    """A call's result assigned (`a, b = f(x)`, `a: T = f(x)`): the call and the targets."""
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+        return node.value, node.targets
+    if isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
+        return node.value, [node.target]
+    return None
 
 
 def _every_iteration(stmts: list[ast.stmt]) -> Iterator[ast.stmt]:
