@@ -580,3 +580,33 @@ def test_an_op_with_no_xla_kernel_is_moved_to_the_cpu_for_its_call(engine):
 def test_an_op_that_falls_back_is_still_found_in_the_metrics():
     d = fix("op-unavailable", {"framework": "pytorch", "torch-how": "slow"})
     assert any("aten::" in s.get("after", "") for s in d["steps"] if s["kind"] == "code")
+
+
+# -- connection: a first step that took minutes and then ran ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("framework", "shown", "hidden"),
+    [
+        ("jax", 'jax.config.update("jax_compilation_cache_dir"', "initialize_cache"),
+        ("pytorch", 'xr.initialize_cache("/tmp/xla_cache"', "jax_compilation_cache_dir"),
+    ],
+)
+def test_a_slow_first_step_that_then_runs_keeps_the_compile_on_disk(framework, shown, hidden):
+    """Minutes in the first step and fast after is the compile, not a connection: the fix is the
+    framework's persistent compilation cache, and a compile that comes back later is the
+    dynamic-shape entry's."""
+    d = fix("tpu-connection", {"waited": "ran-late"}, framework=framework)
+    assert d["node"] == "compile-cache"
+    code = [s for s in d["steps"] if s["kind"] == "code"]
+    assert len(code) == 1 and shown in code[0]["after"] and hidden not in code[0]["after"]
+    assert not commands(d)  # nothing to restart or recreate: the TPU works
+    assert "dynamic shapes" in d["check"]
+
+
+def test_still_waiting_for_the_compile_points_at_the_cache_for_later_runs():
+    d = fix("tpu-connection", {"waited": "under-5"})
+    assert d["node"] == "wait-compile"
+    assert "It ran in the end" in d["check"]
+    pt = fix("tpu-connection", {"waited": "under-5"}, lang="pt")
+    assert "Rodou no fim" in pt["check"]
