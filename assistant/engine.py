@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +163,7 @@ class Engine:
             numbers = [k["line"] for k in facts.key_lines]
         for hit in self._matcher("signatures").match(lines):
             ev = evidence[hit.entry_id]
+            hit = replace(hit, last_line_no=numbers[hit.last_line_no])
             ev.signature_hits.append((hit, numbers[hit.line_no]))
             ev.sig = max(ev.sig, hit.weight)
         host_side = tpu_host_only(facts.context)

@@ -10,6 +10,7 @@ from typing import Any
 
 from .retrieval.fusion import Evidence
 from .retrieval.profile_rules import ProfileHit, describe
+from .retrieval.signatures import SignatureHit
 from .strings import t
 from .text.domain import stack_only
 from .text.parse import Facts
@@ -24,6 +25,22 @@ STRONG_SIGNATURE = 0.8  # a signature this specific settles more than a describe
 
 def clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def clip_left(text: str, n: int) -> str:
+    """`clip` from the other end: the last `n` characters, where a line's point is its end."""
+    return text if len(text) <= n else "..." + text[len(text) - n + 3 :]
+
+
+def _matched(hit: SignatureHit, n: int = 120) -> str:
+    """What a signature's match shows. A match on one line shows as it is. A pattern that joins
+    two lines (a KeyboardInterrupt and the TPU it happened on, a refused key and gcloud's exit
+    code) shows its two ends, where what it read is, with the lines between left out."""
+    if not hit.tail:
+        return clip(hit.matched, n)
+    head = " ".join(hit.matched.split("\n", 1)[0].split())
+    half = (n - 3) // 2
+    return f"{clip(head, half)} … {clip_left(' '.join(hit.tail.split()), half)}"
 
 
 @lru_cache(maxsize=8)
@@ -44,10 +61,22 @@ def explain(ev: Evidence, facts: Facts, lang: str) -> list[str]:
     look-alike closer to the input than the entry itself."""
     why: list[str] = []
     for hit, line_no in ev.signature_hits[:SHOWN_SIGNATURES]:
-        snippet = clip(hit.matched, 120)
         if isinstance(hit, ProfileHit):
-            text = describe(hit.figures, lang) if hit.figures else snippet
+            text = describe(hit.figures, lang) if hit.figures else clip(hit.matched, 120)
             why.append(t(lang, "why.profile", line=line_no, text=text))
+            continue
+        snippet = _matched(hit)
+        if hit.tail and hit.last_line_no > line_no:
+            why.append(
+                t(
+                    lang,
+                    "why.signature_span",
+                    id=hit.signature_id,
+                    first=line_no,
+                    last=hit.last_line_no,
+                    text=snippet,
+                )
+            )
         else:
             why.append(t(lang, "why.signature", id=hit.signature_id, line=line_no, text=snippet))
     for hit, line_no in ev.exclude_hits[:1]:

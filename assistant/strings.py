@@ -751,6 +751,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "signature '{id}' matched line {line}: {text}",
         "assinatura '{id}' na linha {line}: {text}",
     ),
+    "why.signature_span": (
+        "signature '{id}' matched lines {first}–{last}: {text}",
+        "assinatura '{id}' nas linhas {first}–{last}: {text}",
+    ),
     "why.exclude": (
         "but line {line} points elsewhere: {text}",
         "mas a linha {line} indica outro problema: {text}",

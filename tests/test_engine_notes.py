@@ -233,3 +233,40 @@ def test_a_short_question_close_in_meaning_to_no_entry_is_refused_and_says_why(e
 def test_a_short_question_about_an_entrys_problem_is_answered(engine, text, entry):
     a = engine.ask(text)
     assert not a.abstained and a.results[0].id == entry and OFF_TOPIC not in a.notes
+
+
+# -- a signature whose pattern joins two lines shows both ends --------------------------------
+
+
+SPANNING = """$ gcloud compute tpus tpu-vm ssh pod-v4 --zone=us-central2-b --worker=all --command="hostname"
+
+t1v-n-5e2d91aa-w-0
+ana@t1v-n-5e2d91aa-w-3: Permission denied (publickey).
+
+ERROR: (gcloud.compute.tpus.tpu-vm.ssh) [/usr/bin/ssh] exited with return code [255].
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "matched lines 4–6: "), ("pt", "nas linhas 4–6: ")],
+)
+def test_a_signature_spanning_lines_names_its_first_and_last_line_as_pasted(
+    fast_engine, lang, said
+):
+    """The refused key (line 4) and gcloud's exit code (line 6, after a blank line the search
+    does not count) are what the pattern read: the reason quotes both ends, numbered as pasted."""
+    answer = fast_engine.ask(SPANNING, lang=lang)
+    why = answer.results[0].why[0]
+    assert answer.results[0].id == "ssh-key-propagation"
+    assert said in why
+    assert "Permission denied (publickey). … ERROR: (gcloud.compute.tpus.tpu-vm.ssh)" in why
+
+
+def test_a_signature_on_one_line_quotes_that_line(fast_engine):
+    answer = fast_engine.ask(
+        "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 20G of 16G hbm"
+    )
+    why = answer.results[0].why[0]
+    assert "matched line 1: Ran out of memory in memory space hbm" in why
+    assert "…" not in why

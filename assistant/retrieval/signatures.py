@@ -48,6 +48,12 @@ class SignatureHit:
     captures: dict[str, str]
     tpu_host_device: bool = False  # an exclude lifted on a TPU's host (see kb.schema.Signature)
     tpu_evidence: bool = True  # the message comes from a TPU setup (see kb.schema.Signature)
+    # A pattern that reaches past its first line (a KeyboardInterrupt within a page of the TPU):
+    # the line where the match ends and the part of the match on it ("" for a match on one line).
+    # An index into the searched lines, like `line_no`; the engine renumbers it as the input's
+    # line, the number it keeps beside each hit (`Evidence.signature_hits`).
+    last_line_no: int = 0
+    tail: str = ""
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
@@ -150,6 +156,8 @@ class SignatureMatcher:
             if m is None:
                 continue
             line_no = _line_of(starts, m.start())
+            last_line_no = _line_of(starts, max(m.end() - 1, m.start()))
+            tail = text[max(starts[last_line_no], m.end() - 300) : m.end()]
             captures = {k: v for k, v in (m.groupdict() or {}).items() if v}
             hits.append(
                 SignatureHit(
@@ -162,6 +170,8 @@ class SignatureMatcher:
                     captures,
                     sig.tpu_host_device,
                     sig.tpu_evidence,
+                    last_line_no,
+                    tail if last_line_no > line_no else "",
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))
