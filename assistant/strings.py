@@ -1394,6 +1394,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Valores atualizados — todos os comandos já os usam.",
     ),
     "lang.switched": ("English", "Português"),
+    "lang.followed": (
+        "Answering in English (F2 switches)",
+        "Respondendo em português (F2 troca o idioma)",
+    ),
     "exported": ("Exported to {path}", "Exportado para {path}"),
     "export.failed": ("Could not export: {error}", "Não foi possível exportar: {error}"),
     "export.nothing": (

@@ -60,6 +60,9 @@ class TpuAssistApp(App):
         self.typed_ahead = typed_ahead
         self.engine: EngineLike | None = engine
         self.lang = lang if lang in LANGS else locale_lang()
+        # Set by --lang (or TPU_ASSIST_LANG), or by F2: the answers then stay in that language;
+        # until then a question written in Portuguese switches them to Portuguese
+        self.lang_chosen = lang in LANGS
         self.history_dir = Path(history_dir) if history_dir is not None else None
         self.user_dirs = user_dirs
         self.session = history.new_session(self.lang)

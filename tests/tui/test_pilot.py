@@ -318,6 +318,40 @@ async def test_language_switch(make):
 
 
 @aio
+async def test_a_question_in_portuguese_is_answered_in_portuguese(engine, hist_dir):
+    """With no language chosen (no --lang, the locale's English), a question written in
+    Portuguese switches the answers to Portuguese; an English log pasted next does not switch
+    them back, and F2 still rules."""
+    from assistant.tui.app import make_app
+
+    app = make_app(engine=engine, lang=None, history_dir=hist_dir)
+    app.lang = "en"  # the locale's language, whatever this machine's is
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "o treino estoura a memória da TPU logo no primeiro passo")
+        assert app.lang == "pt" and app.screen.lang == "pt"
+        shown = text_of(app)
+        assert "Falta de memória na TPU" in shown
+        assert any("português" in n.message for n in app.notices)
+        await paste(pilot, HBM_TRACE)
+        assert app.lang == "pt"
+        await pilot.press("f2")
+        await settle(pilot)
+        await type_and_send(pilot, "o treino estoura a memória da TPU de novo")
+        assert app.lang == "en"  # chosen with F2: it stays
+
+
+@aio
+async def test_a_language_given_on_the_command_line_is_kept(make):
+    app = make("en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_and_send(pilot, "o treino estoura a memória da TPU logo no primeiro passo")
+        assert app.lang == "en"
+        assert "Out of TPU memory" in text_of(app)
+
+
+@aio
 async def test_history_reopen(make, engine, hist_dir):
     from assistant.tui.app import make_app
 

@@ -30,6 +30,7 @@ from ...errors import WalkError
 from ...placeholders import PlaceholderError
 from ...render import fix_script
 from ...strings import LANGS, t
+from ...text.parse import detect_lang
 from .. import messages
 from ..bindings import described, hidden_by_language, without_language
 from ..state import TurnState
@@ -81,6 +82,7 @@ class AssistantApp(Protocol):
     module, so the contract is spelled out here and checked there)."""
 
     lang: str
+    lang_chosen: bool
     engine: EngineLike | None
     session: history.Session
     history_dir: Path | None
@@ -371,6 +373,7 @@ class MainScreen(Screen[None]):
             # superseded before its answer came: say so (it stays in the session, unanswered)
             await pending.update_view(superseded=True)
         self._next_turn(TurnState(query=text))
+        await self.follow_language(text)
         self.prompt.set_list("", 0)
         self.prompt.recall = self.session_queries()
         self.update_prompt_mode()
@@ -759,7 +762,21 @@ class MainScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.lang))
 
     async def action_language(self, lang: str = "") -> None:
-        self.lang = "en" if self.lang == "pt" else "pt"
+        self.tpu_app.lang_chosen = True
+        await self.switch_language("en" if self.lang == "pt" else "pt")
+        self.notify(t(self.lang, "lang.switched"), timeout=2)
+
+    async def follow_language(self, text: str) -> None:
+        """A question written in Portuguese switches the answers to Portuguese, unless the
+        person chose a language (--lang, F2). Only that way: people who write in Portuguese
+        paste English errors and logs, so English text says nothing of who reads the answer."""
+        if self.tpu_app.lang_chosen or self.lang == "pt" or detect_lang(text) != "pt":
+            return
+        await self.switch_language("pt")
+        self.notify(t(self.lang, "lang.followed"), timeout=4)
+
+    async def switch_language(self, lang: str) -> None:
+        self.lang = lang
         for msg in self.query(UserMessage):
             msg.set_lang(self.lang)
         for view in self.query(".turn AnswerView, .turn WalkView"):
@@ -768,7 +785,6 @@ class MainScreen(Screen[None]):
         if self.turn is not None and self.turn.answer is not None:
             await self.show_turn(focus=False)
             self.start_search(keep=True)  # the reasons ("why") in the new language
-        self.notify(t(self.lang, "lang.switched"), timeout=2)
 
     def action_toggle(self, lang: str = "") -> None:  # type: ignore[override]
         """F8: fold or unfold the last message (not DOMNode's `toggle(attribute)`)."""
