@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from assistant import placeholders
 from assistant.kb import load_knowledge
-from assistant.text.normalize import MAX_CHARS
+from assistant.text.normalize import MAX_CHARS, normalize
 from assistant.text.parse import parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +112,19 @@ def test_huge_log_is_cut_to_key_lines_and_says_so(engine):
     a = engine.ask(raw)
     assert a.facts.truncated and any("cut" in n for n in a.notes)
     assert a.best.id == "hbm-oom" and not a.abstained
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_cut_input_keeps_the_line_numbers_as_pasted(newline):
+    """Past MAX_CHARS only the head and the tail are read; a tail line keeps its number in the
+    whole input (it was counted from the cut, so an error on line 150,001 was called 29,402)."""
+    noise = "I0302 11:04:12.118 1 x.cc:1] step 1234 loss=0.1234 examples/sec=100" + newline
+    error = "ResourceExhaustedError: Ran out of memory in memory space hbm"
+    norm = normalize(noise * 150_000 + error + newline + noise * 10)
+    assert norm.truncated
+    at = next(i for i, line in enumerate(norm.lines) if line.startswith("ResourceExhausted"))
+    assert norm.line_numbers[at] == 150_001
+    assert norm.line_numbers[0] == 1 and norm.line_numbers[-1] == 150_011
 
 
 def test_one_hundred_thousand_lines(engine):

@@ -90,17 +90,28 @@ def split_prefixes(line: str) -> tuple[str, set[str]]:
     return line, severities
 
 
+def _clean_lines(text: str, first: int = 1) -> list[tuple[int, str]]:
+    """The text's lines, without escapes and control characters, numbered from `first`."""
+    text = strip_ansi(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    return list(enumerate(_CONTROL.sub("", text).split("\n"), start=first))
+
+
+def _line_breaks(text: str) -> int:
+    """How many lines `text` ends, counted as `_clean_lines` splits them."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
 def normalize(raw: str | bytes) -> Normalized:
     text = to_text(raw)
     truncated = False
     if len(text) > MAX_CHARS:
-        head, tail = text[: MAX_CHARS // 4], text[-(MAX_CHARS * 3 // 4) :]
-        text = head + "\n" + tail
+        # the head and the tail, the tail's lines numbered where they are in the whole input
+        cut = len(text) - MAX_CHARS * 3 // 4
+        numbered = _clean_lines(text[: MAX_CHARS // 4])
+        numbered += _clean_lines(text[cut:], first=_line_breaks(text[:cut]) + 1)
         truncated = True
-    text = strip_ansi(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    text = _CONTROL.sub("", text)
-    raw_lines = text.split("\n")
-    numbered = list(enumerate(raw_lines, start=1))
+    else:
+        numbered = _clean_lines(text)
     if len(numbered) > MAX_LINES:
         numbered = numbered[: MAX_LINES // 4] + numbered[-(MAX_LINES * 3 // 4) :]
         truncated = True
