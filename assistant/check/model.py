@@ -35,6 +35,7 @@ class Finding:
     args: dict[str, Any] = field(default_factory=dict)  # what the message is formatted with
     values: dict[str, str] = field(default_factory=dict)  # tree variables: feature_dim=200
     answers: dict[str, str] = field(default_factory=dict)  # choice nodes known: source=batch
+    cell: int | None = None  # a notebook's code cell (1-based) `line` is in; None in a script
 
     def message(self, lang: str = "en") -> str:
         """In `lang`; a finding read back from printed output keeps the text it had."""
@@ -46,12 +47,19 @@ class Finding:
             return self.code
 
     @property
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.path, self.line, self.col, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.col, self.code)
+
+    @property
+    def where(self) -> str:
+        """`path:line:col`, or `path:cell N:line:col` in a notebook (as ruff writes them)."""
+        cell = f":cell {self.cell}" if self.cell is not None else ""
+        return f"{self.path}{cell}:{self.line}:{self.col}"
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         return {
             "path": self.path,
+            "cell": self.cell,
             "line": self.line,
             "col": self.col,
             "code": self.code,

@@ -12,14 +12,14 @@ from ..strings import t
 from .model import Finding
 
 LINE = re.compile(
-    r"^(?P<path>.+?):(?P<line>[0-9]+):(?P<col>[0-9]+): (?P<code>TPU[0-9]{3}) (?P<message>.*?)"
-    r"(?: \[(?P<entry>[a-z0-9][a-z0-9-]*)\])?\s*$"
+    r"^(?P<path>.+?)(?::cell (?P<cell>[0-9]+))?:(?P<line>[0-9]+):(?P<col>[0-9]+): "
+    r"(?P<code>TPU[0-9]{3}) (?P<message>.*?)(?: \[(?P<entry>[a-z0-9][a-z0-9-]*)\])?\s*$"
 )
 
 
 def text_line(f: Finding, lang: str = "en") -> str:
     entry = f" [{f.entry}]" if f.entry else ""
-    return f"{f.path}:{f.line}:{f.col}: {f.code} {f.message(lang)}{entry}"
+    return f"{f.where}: {f.code} {f.message(lang)}{entry}"
 
 
 def summary(findings: list[Finding], files: int, lang: str = "en") -> str:
@@ -55,6 +55,7 @@ def parse_output(text: str) -> list[Finding]:
                     m["code"],
                     m["entry"],
                     args={"_text": m["message"]},
+                    cell=int(m["cell"]) if m["cell"] else None,
                 )
             )
     return out
@@ -102,6 +103,7 @@ def _from_dict(d: Any) -> Finding | None:
             args={"_text": str(d.get("message", ""))},
             values={str(k): str(v) for k, v in (d.get("values") or {}).items()},
             answers={str(k): str(v) for k, v in (d.get("answers") or {}).items()},
+            cell=int(d["cell"]) if d.get("cell") is not None else None,
         )
     except (KeyError, TypeError, ValueError):
         return None

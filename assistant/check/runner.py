@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import noqa
+from . import notebook as nb
 from .facts import collect
 from .model import Finding, Rule
 from .rules import ALL, CHECKS, Context
@@ -102,9 +103,12 @@ def _syntax_finding(path: str, exc: SyntaxError) -> Finding:
     return Finding(path, max(1, line), max(1, col), "TPU001", None, args={"error": msg})
 
 
+CHECKED_SUFFIXES = (".py", ".ipynb")  # what a directory given is searched for
+
+
 def iter_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """The files to check: each file given, and every `*.py` under each directory given (sorted,
-    excluded directories skipped, symlinked directories not followed)."""
+    """The files to check: each file given, and every script and notebook under each directory
+    given (sorted, excluded directories skipped, symlinked directories not followed)."""
     for p in paths:
         if p.is_dir():
             for root, dirs, files in os.walk(p):
@@ -113,7 +117,7 @@ def iter_files(paths: Iterable[Path]) -> Iterator[Path]:
                 )
                 for name in sorted(files):
                     path = Path(root, name)
-                    if name.endswith(".py") and path.is_file():  # not a pipe or a socket
+                    if name.endswith(CHECKED_SUFFIXES) and path.is_file():  # not a pipe
                         yield path
         else:
             yield p
@@ -126,7 +130,22 @@ def check_file(path: Path, selection: Selection | None = None, shown: str | None
     except OSError as exc:
         err = exc.strerror or type(exc).__name__
         return Report([Finding(name, 1, 1, "TPU002", None, args={"error": err})], 1)
+    if path.suffix == ".ipynb":
+        return Report(check_notebook(data, name, selection), 1)
     return Report(check_source(data, name, selection), 1)
+
+
+def check_notebook(data: bytes, path: str, selection: Selection | None = None) -> list[Finding]:
+    """Findings for a notebook's code cells, each placed in its cell (`notebook.read`). One that
+    cannot be read as a notebook is TPU002."""
+    try:
+        book = nb.read(data)
+    except nb.NotANotebook as exc:
+        return [Finding(path, 1, 1, "TPU002", None, args={"error": str(exc)})]
+    findings = check_source(book.source, path, selection)
+    for f in findings:
+        f.cell, f.line = book.place(f.line)
+    return sorted(findings, key=lambda f: f.sort_key)
 
 
 PARALLEL_FROM = 64  # files: below this, worker processes cost more than they save

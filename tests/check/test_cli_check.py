@@ -66,11 +66,12 @@ def test_json_shape(capsys, script):
     assert code == 1
     data = json.loads(out)
     assert {tuple(sorted(d)) for d in data} == {
-        ("answers", "code", "col", "entry", "line", "message", "path", "values")
+        ("answers", "cell", "code", "col", "entry", "line", "message", "path", "values")
     }
     first = next(d for d in data if d["code"] == "TPU202")
     assert first == {
         "path": str(script),
+        "cell": None,  # a notebook's code cell (tests/check/test_notebook.py)
         "line": 3,
         "col": 9,
         "code": "TPU202",

@@ -1,0 +1,89 @@
+"""Jupyter notebooks (`.ipynb`, the form Colab and Kaggle keep TPU code in) as one Python source.
+
+The code cells are joined in order, one line of the source for each line of a cell, so a finding
+on a line of the joined source is a line of a cell (`Notebook.place`). What is not Python is
+replaced, never dropped, so the numbering holds: a line IPython runs itself (`!pip install`,
+`%env`, `files = !ls`, `model?`) becomes `pass` at its indentation, and a cell whose first line is
+a cell magic that runs another language or writes a file (`%%bash`, `%%writefile`) becomes blank
+lines. A cell magic that runs the cell as Python and only times or captures it (`%%time`,
+`%%capture`) blanks its own line only. Findings
+name the cell as ruff does: `train.ipynb:cell 3:2:5`, cells counted among the code cells.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+# Cell magics whose body is still Python (the magic line alone is blanked)
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
+
+# A line IPython runs itself: `!cmd`, `%magic`, `x = !cmd`, `x = %magic`, `obj?`, `?obj`
+_IPYTHON_LINE = re.compile(r"^\s*(?:[!%?]|[\w.]+\s*=\s*[!%])|\?\s*$")
+
+
+class NotANotebook(ValueError):
+    """The file is not a notebook this reader understands (not JSON, or no list of cells)."""
+
+
+@dataclass(frozen=True)
+class Notebook:
+    source: str  # the code cells joined, line for line
+    cells: tuple[tuple[int, int], ...]  # per line of `source`: (code cell, 1-based; its line)
+
+    def place(self, line: int) -> tuple[int, int]:
+        """The (code cell, line in that cell) of a 1-based line of `source`."""
+        if not self.cells:
+            return 1, line
+        return self.cells[min(max(line, 1), len(self.cells)) - 1]
+
+
+def read(data: bytes | str) -> Notebook:
+    """The notebook's code cells as one source. Raises NotANotebook."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise NotANotebook(f"not a notebook: the file is not JSON ({exc})") from None
+    cells = doc.get("cells") if isinstance(doc, dict) else None
+    if not isinstance(cells, list):
+        raise NotANotebook("not a notebook: no list of cells")
+    lines: list[str] = []
+    places: list[tuple[int, int]] = []
+    number = 0
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        number += 1
+        for n, line in enumerate(_python_lines(_text(cell.get("source"))), start=1):
+            lines.append(line)
+            places.append((number, n))
+    return Notebook("\n".join(lines) + "\n", tuple(places))
+
+
+def _text(source: object) -> str:
+    """A cell's source as nbformat stores it: one string, or a list of lines with their ends."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return ""
+
+
+def _python_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the end of the last line, not a line of its own (nbformat keeps the "\n")
+    first = lines[0].strip()
+    if first.startswith("%%"):
+        magic = first[2:].split(maxsplit=1)[0] if first[2:].strip() else ""
+        if magic not in PYTHON_CELL_MAGICS:
+            return ["" for _ in lines]  # %%bash, %%writefile …: not Python
+        lines[0] = ""
+    return [_pass(line) if _IPYTHON_LINE.search(line) else line for line in lines]
+
+
+def _pass(line: str) -> str:
+    """A line IPython runs as `pass` at its indentation: a block that held only `!pip install`
+    stays valid Python."""
+    return line[: len(line) - len(line.lstrip())] + "pass"
