@@ -8,7 +8,15 @@ values it found, named like that entry's tree variables, so the walk can start p
 from __future__ import annotations
 
 from .model import Finding, Rule
-from .runner import RULES, Report, check_file, check_paths, check_source, iter_files
+from .runner import (
+    RULES,
+    Report,
+    check_file,
+    check_paths,
+    check_snippet,
+    check_source,
+    iter_files,
+)
 from .selection import Selection, SelectionError
 
 __all__ = [
@@ -20,6 +28,7 @@ __all__ = [
     "SelectionError",
     "check_file",
     "check_paths",
+    "check_snippet",
     "check_source",
     "iter_files",
 ]

@@ -9,6 +9,7 @@ import re
 import textwrap
 import warnings
 
+from .notebook import python_source
 from .report import looks_like_output
 
 MAX_CODE_CHARS = 2_000_000
@@ -24,7 +25,8 @@ def looks_like_code(text: str) -> bool:
     s = text.strip()
     if not s or len(s) > MAX_CODE_CHARS or any(m in text for m in _NOT_CODE):
         return False
-    tree = _parse(text)
+    # a notebook cell's `!pip install` does not make it prose; a line ending in "?" may
+    tree = _parse(python_source(text, help_lines=False))
     if tree is None:  # code that does not parse still opens with imports and defs
         head = s[:20_000].splitlines()[:200]
         return _opens_as_code(head) and sum(1 for line in head if _CODE_LINE.match(line)) >= 2
@@ -46,9 +48,24 @@ def _opens_as_code(lines: list[str]) -> bool:
     if lines and lines[-1].strip() == "```":
         lines = lines[:-1]
     first = next((line for line in lines if line.strip()), "")
-    return bool(_CODE_START.match(first)) and not any(
-        line.lstrip().startswith("```") for line in lines
+    return (
+        bool(_CODE_START.match(first))
+        and not _title_like_import(first)
+        and not any(line.lstrip().startswith("```") for line in lines)
     )
+
+
+_IMPORT_START = re.compile(r"^\s*(?:import|from)\s")
+
+
+def _title_like_import(line: str) -> bool:
+    """An issue title that begins with the word "import" ("import torch_xla error", "from jax
+    import fails on v4"): an import line is one whole statement, and this one does not parse,
+    even closed by the parenthesis a `from x import (a,` continues with."""
+    if not _IMPORT_START.match(line):
+        return False
+    text = line.strip()
+    return _parse(text) is None and _parse(text + ")") is None
 
 
 def kind(text: str) -> str:

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 # Cell magics whose body is still Python (the magic line alone is blanked)
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 
-# A line IPython runs itself: `!cmd`, `%magic`, `x = !cmd`, `x = %magic`, `obj?`, `?obj`
-_IPYTHON_LINE = re.compile(r"^\s*(?:[!%?]|[\w.]+\s*=\s*[!%])|\?\s*$")
+# A line IPython runs itself: `!cmd`, `%magic`, `x = !cmd`, `x = %magic`, and help: `?obj`, `obj?`
+_IPYTHON_LINE = re.compile(r"^\s*(?:[!%]|[\w.]+\s*=\s*[!%])")
+_HELP_LINE = re.compile(r"^\s*\?|\?\s*$")
 
 
 class NotANotebook(ValueError):
@@ -61,6 +62,13 @@ def read(data: bytes | str) -> Notebook:
     return Notebook("\n".join(lines) + "\n", tuple(places))
 
 
+def python_source(text: str, help_lines: bool = True) -> str:
+    """One cell's text (or code pasted from one) with IPython's own lines set aside as in `read`:
+    the same lines, each where it was. `help_lines=False` keeps lines that end in `?`: in a paste
+    that may be a question with code below it, that line is the person's, not IPython's help."""
+    return "\n".join(_python_lines(text, help_lines)) + "\n"
+
+
 def _text(source: object) -> str:
     """A cell's source as nbformat stores it: one string, or a list of lines with their ends."""
     if isinstance(source, str):
@@ -70,7 +78,7 @@ def _text(source: object) -> str:
     return ""
 
 
-def _python_lines(text: str) -> list[str]:
+def _python_lines(text: str, help_lines: bool = True) -> list[str]:
     lines = text.split("\n")
     if len(lines) > 1 and not lines[-1]:
         lines.pop()  # the end of the last line, not a line of its own (nbformat keeps the "\n")
@@ -80,7 +88,12 @@ def _python_lines(text: str) -> list[str]:
         if magic not in PYTHON_CELL_MAGICS:
             return ["" for _ in lines]  # %%bash, %%writefile …: not Python
         lines[0] = ""
-    return [_pass(line) if _IPYTHON_LINE.search(line) else line for line in lines]
+    return [
+        _pass(line)
+        if _IPYTHON_LINE.match(line) or (help_lines and _HELP_LINE.search(line))
+        else line
+        for line in lines
+    ]
 
 
 def _pass(line: str) -> str:

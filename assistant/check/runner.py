@@ -135,6 +135,16 @@ def check_file(path: Path, selection: Selection | None = None, shown: str | None
     return Report(check_source(data, name, selection), 1)
 
 
+def check_snippet(
+    source: str | bytes, path: str = "-", selection: Selection | None = None
+) -> list[Finding]:
+    """Findings for code piped or pasted rather than saved as a script: often a notebook cell,
+    so IPython's own lines (`!pip install …`, `%env …`) are read as in a notebook
+    (`notebook.python_source`), not as a syntax error on line 1."""
+    text = decode(source) if isinstance(source, bytes) else source
+    return check_source(nb.python_source(text), path, selection)
+
+
 def check_notebook(data: bytes, path: str, selection: Selection | None = None) -> list[Finding]:
     """Findings for a notebook's code cells, each placed in its cell (`notebook.read`). One that
     cannot be read as a notebook is TPU002."""

@@ -259,7 +259,7 @@ def cmd_check(args) -> int:
         Selection,
         SelectionError,
         check_paths,
-        check_source,
+        check_snippet,
     )
     from ..check import report as creport
 
@@ -281,7 +281,7 @@ def cmd_check(args) -> int:
     report = Report()
     for p in args.paths:
         if p == "-":
-            report.extend(Report(check_source(sys.stdin.buffer.read(), "-", selection), 1))
+            report.extend(Report(check_snippet(sys.stdin.buffer.read(), "-", selection), 1))
         else:
             report.extend(check_paths([Path(p)], selection))  # many files: worker processes
     if args.json:

@@ -10,7 +10,7 @@ import pytest
 
 from assistant.check import notebook
 from assistant.check.report import parse_output, text_line
-from assistant.check.runner import check_notebook, check_paths
+from assistant.check.runner import check_notebook, check_paths, check_snippet, check_source
 
 from .test_cli_check import run
 
@@ -131,3 +131,22 @@ def test_cli_text_and_json_name_the_cell_and_read_back(capsys, tmp_path: Path):
     data = json.loads(js)
     assert {d["cell"] for d in data} == {2, 4}
     assert {(f.code, f.cell) for f in parse_output(js)} == {(d["code"], d["cell"]) for d in data}
+
+
+def test_code_piped_or_pasted_reads_a_cells_ipython_lines(capsys):
+    """`check -` and the TUI take code pasted from a notebook cell: `!pip install` on line 1 is
+    not a syntax error, and the lines keep their numbers."""
+    cell_text = (
+        "!pip install -q torch_xla\n"
+        "import torch_xla.core.xla_model as xm\n"
+        "from torch.utils.data import DataLoader\n"
+        "loader = DataLoader(ds, batch_size=64)\n"
+        "for x in loader:\n"
+        "    model(x.to(xm.xla_device())).sum().backward()\n"
+        "    xm.mark_step()\n"
+    )
+    code, out, _ = run(capsys, "check", "-", stdin=cell_text.encode())
+    assert code == 1 and "TPU001" not in out and "-:4:" in out
+    assert {f.code for f in check_snippet(cell_text)} >= {"TPU108"}
+    # a script saved as .py is held to Python: the same line there does not parse
+    assert [f.code for f in check_source(cell_text, "cell.py")] == ["TPU001"]

@@ -139,6 +139,20 @@ def test_a_file_that_cannot_be_read_is_a_finding(tmp_path):
             "output",
         ),
         ("", "query"),
+        # a notebook cell: IPython's own lines do not make it prose
+        (
+            "!pip install -q torch_xla\n%env PJRT_DEVICE=TPU\nimport torch\nx = torch.ones(3)\n",
+            "code",
+        ),
+        # a question above code: its "?" is the person's, not IPython's help
+        ("Why is this slow?\nimport torch\nx = torch.ones(3)\n", "query"),
+        # an issue whose title begins with the word "import", then a log quoting imports
+        (
+            "import torch_xla error\n\n**Describe the current behavior**\nimport error\n"
+            "Collecting torch-xla==1.9\nimport torch_xla\nimport torch_xla.core.xla_model as xm\n",
+            "query",
+        ),
+        ("from x import (a,\n    b)\nimport os\ndef broken(:\n", "code"),
     ],
 )
 def test_detect_what_was_pasted(text, kind):

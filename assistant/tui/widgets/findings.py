@@ -133,13 +133,13 @@ class CheckAnswerView(AnswerView):
 
 def run_check(text: str, kind: str) -> list[Finding]:
     """The findings of pasted code (`kind` "code") or of pasted `tpu-assist check` output."""
-    from ...check import check_source
+    from ...check import check_snippet
     from ...check import report as check_report
 
     try:
         if kind == "output":
             return check_report.parse_output(text)
-        return check_source(text, "<pasted>")
+        return check_snippet(text, "<pasted>")
     except Exception:  # the checker reports problems as findings; this is a last resort
         return []
 
