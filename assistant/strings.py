@@ -679,6 +679,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Gradients are summed over replicas; the loss must be divided by the global batch.",
         "Os gradientes são somados entre réplicas; a perda deve ser dividida pelo lote global.",
     ),
+    "check.TPU703": (
+        "`{optimizer}` is built over `{model}.parameters()` before `{model}` moves to the XLA "
+        "device (line {move_line}): the move replaces the parameters, so the optimizer updates "
+        "the old CPU copies and the model never learns",
+        "`{optimizer}` é criado sobre `{model}.parameters()` antes de `{model}` ir para o "
+        "dispositivo XLA (linha {move_line}): a mudança substitui os parâmetros, então o "
+        "otimizador atualiza as cópias antigas na CPU e o modelo nunca aprende",
+    ),
+    "check.TPU703.summary": (
+        "a PyTorch/XLA optimizer built over a model's parameters before the model is moved to "
+        "the XLA device",
+        "um otimizador do PyTorch/XLA criado sobre os parâmetros de um modelo antes de o modelo "
+        "ir para o dispositivo XLA",
+    ),
+    "check.TPU703.why": (
+        "On an XLA device `.to()` makes new parameter tensors; an optimizer built before keeps "
+        "the old ones.",
+        "Num dispositivo XLA o `.to()` cria novos tensores de parâmetro; um otimizador criado "
+        "antes fica com os antigos.",
+    ),
     "check.summary.found": (
         "Found {n} problem(s) in {files} file(s).",
         "{n} problema(s) encontrado(s) em {files} arquivo(s).",

@@ -610,3 +610,20 @@ def test_still_waiting_for_the_compile_points_at_the_cache_for_later_runs():
     assert "It ran in the end" in d["check"]
     pt = fix("tpu-connection", {"waited": "under-5"}, lang="pt")
     assert "Rodou no fim" in pt["check"]
+
+
+# -- accuracy: a loss that never moves on PyTorch/XLA ------------------------------------------
+
+
+def test_a_flat_loss_on_pytorch_xla_moves_the_model_before_the_optimizer():
+    d = fix("accuracy-drop", {"single-core": "flat"}, framework="pytorch")
+    assert d["node"] == "fix-flat-loss"
+    order, step = [s for s in d["steps"] if s["kind"] == "code"]
+    assert ".to(device)" in order["after"].splitlines()[0]  # the move comes first
+    assert "model.parameters()" in order["after"].splitlines()[1]
+    assert "xm.optimizer_step(optimizer)" in step["after"] and "xm.mark_step()" in step["after"]
+    assert "TPU703" in order["text"]
+    # another framework's person reads the general note first (the code stays, labelled PyTorch)
+    jax = fix("accuracy-drop", {"single-core": "flat"}, framework="jax")
+    assert jax["steps"][0]["kind"] == "note" and "JAX" in jax["steps"][0]["text"]
+    assert {s.get("framework") for s in jax["steps"][1:]} == {"pytorch"}

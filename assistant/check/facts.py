@@ -556,7 +556,8 @@ _RELEVANT = re.compile(
         re.escape(w)
         for w in """tf. tensorflow keras jax jnp flax torch xm. xla XLA tpu TPU batch BATCH Batch
         Dense Conv Linear Sequential BatchNorm .compile( py_function numpy_function py_func
-        strings .map( prefetch backward optimizer_step .step( zero_grad DataLoader Lambda
+        strings .map( prefetch backward optimizer_step .step( zero_grad DataLoader Lambda .to(
+        .parameters(
         reduction Reduction TFRecord list_files dataset Dataset PER_ per_ replica jit pmap
         strategy experimental_run""".split()
     )

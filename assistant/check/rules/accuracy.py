@@ -1,19 +1,21 @@
 """TPU7xx — accuracy after the move (entry `accuracy-drop`): batch norm computes its
-statistics over one core's slice of the batch, and a loss summed per replica in a custom loop
-is scaled by the number of replicas."""
+statistics over one core's slice of the batch, a loss summed per replica in a custom loop is
+scaled by the number of replicas, and a PyTorch/XLA optimizer built before its model moved to
+the XLA device updates parameters the model no longer has."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
 
-from ..facts import tokens
+from ..facts import Call, Scope, tokens
 from ..model import Finding, Rule
 from .base import Context
 
 RULES = [
     Rule("TPU701", "accuracy-drop", "batch-norm-small-per-core-batch", tpu_only=True),
     Rule("TPU702", "accuracy-drop", "sum-loss-without-average", tpu_only=False),
+    Rule("TPU703", "accuracy-drop", "optimizer-before-model-to-xla", tpu_only=True),
 ]
 
 _BATCH_NORM = frozenset(
@@ -25,6 +27,7 @@ MIN_PER_CORE = 32
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _batch_norm(ctx)
     yield from _sum_loss(ctx)
+    yield from _optimizer_before_move(ctx)
 
 
 def _batch_norm(ctx: Context) -> Iterator[Finding]:
@@ -84,3 +87,116 @@ def _divides_by_global_batch(ctx: Context) -> bool:
                         if "batch" in toks and ("global" in toks or "total" in toks):
                             return True
     return False
+
+
+# -- TPU703: the optimizer built before the model moved ---------------------------------------
+
+# What gives PyTorch/XLA's device (`xm.xla_device()`, `torch_xla.device()`, `torch.device("xla")`)
+_XLA_DEVICE_CALLS = frozenset(
+    {
+        "torch_xla.core.xla_model.xla_device",
+        "torch_xla.device",
+        "torch_xla.core.xla_model.torch_xla.device",
+    }
+)
+
+
+def _optimizer_before_move(ctx: Context) -> Iterator[Finding]:
+    """An optimizer built over `model.parameters()` before `model.to(<XLA device>)` in the same
+    function (or module body). Moving to a CUDA device keeps a module's parameter objects;
+    moving to an XLA device replaces them, so the optimizer goes on updating the old CPU
+    tensors: no error, and a loss that does not move (pytorch/xla#1623). Reported at the
+    optimizer, with the line of the move."""
+    f = ctx.facts
+    if not f.torch_xla:
+        return
+    moves: dict[tuple[int, str], list[int]] = {}  # (id(scope), model name) -> lines of its moves
+    for c in f.calls_named("to"):
+        name = _moved_model(c) if not c.in_lambda else None
+        if name is not None and _xla_device(ctx, _device_arg(c), c.scope):
+            moves.setdefault((id(c.scope), name), []).append(c.node.lineno)
+    if not moves:
+        return
+    for c in f.calls:
+        if c.in_lambda:
+            continue
+        model = _optimized_model(c)
+        if model is None:
+            continue
+        lines = moves.get((id(c.scope), model), [])
+        line, col = c.position()
+        if lines and min(lines) > c.node.lineno:
+            yield ctx.finding(
+                "TPU703",
+                line,
+                col,
+                args={"optimizer": c.attr, "model": model, "move_line": min(lines)},
+                answers={"single-core": "flat"},
+            )
+
+
+def _moved_model(c: Call) -> str | None:
+    """The model a `.to(…)` call moves: `model.to(d)` or `model = Net().to(d)`."""
+    receiver = c.receiver
+    if isinstance(receiver, ast.Name):
+        return receiver.id
+    for name, values in c.scope.assigns.items():
+        if any(v is c.node for v in values):
+            return name
+    return None
+
+
+def _device_arg(c: Call) -> ast.expr | None:
+    k = c.kw("device")
+    if k is not None:
+        return k.value
+    return c.node.args[0] if c.node.args else None
+
+
+def _xla_device(ctx: Context, expr: ast.expr | None, scope: Scope, depth: int = 0) -> bool:
+    """Whether `expr` is PyTorch/XLA's device: a call that returns it, the string "xla", a name
+    assigned one of these (either branch of a conditional), or, in a PyTorch/XLA script, a
+    parameter or unknown name called device."""
+    if expr is None or depth > 4:
+        return False
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str) and expr.value.split(":")[0] == "xla"
+    if isinstance(expr, ast.IfExp):
+        return any(_xla_device(ctx, e, scope, depth + 1) for e in (expr.body, expr.orelse))
+    if isinstance(expr, ast.Call):
+        d = ctx.facts.dotted(expr.func) or ""
+        if d in _XLA_DEVICE_CALLS or d.endswith(".xla_device"):
+            return True
+        if d in ("torch.device", "torch.cuda.device") and expr.args:
+            return _xla_device(ctx, expr.args[0], scope, depth + 1)
+        return False
+    if isinstance(expr, ast.Name):
+        for s in scope.chain():
+            if expr.id in s.assigns:
+                values = [v for v in s.assigns[expr.id] if v is not None]
+                if values:
+                    return any(_xla_device(ctx, v, s, depth + 1) for v in values)
+                break
+        return "device" in tokens(expr.id)
+    return False
+
+
+def _optimized_model(c: Call) -> str | None:
+    """The model whose `parameters()` an optimizer is built over: `optim.AdamW(model.parameters(),
+    …)`, `params=model.parameters()`, or inside a filter or a list of parameter groups."""
+    d = c.dotted or ""
+    if not (d.startswith("torch.optim.") or "optim" in d.lower() or c.attr[:1].isupper()):
+        return None
+    k = c.kw("params")
+    first = k.value if k is not None else (c.node.args[0] if c.node.args else None)
+    if first is None:
+        return None
+    for node in ast.walk(first):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("parameters", "named_parameters")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            return node.func.value.id
+    return None
