@@ -123,7 +123,9 @@ class Turn:
         for line in lines:
             if _ERRORISH.search(line):
                 return _clip(line)
-        return _clip(lines[0]) if lines else ""
+        # a notebook cell's `!pip install …` or `%env …` says nothing of what the code is
+        code = [line for line in lines if not line.startswith(("!", "%"))]
+        return _clip((code or lines)[0]) if lines else ""
 
     def entry_title(self, lang: str = "en") -> str:
         """The title of the entry walked (or of the best match)."""

@@ -61,6 +61,10 @@ def test_key_line_without_facts_skips_log_prefixes():
     assert history.Turn(query="my ssh session keeps dropping").key_line() == (
         "my ssh session keeps dropping"
     )
+    cell = (
+        "!pip install -q torch_xla\n%env PJRT_DEVICE=TPU\nimport torch_xla\nloader = DataLoader(ds)"
+    )
+    assert history.Turn(query=cell).key_line() == "import torch_xla"
 
 
 def test_old_or_odd_outcomes_read_back_safely():
