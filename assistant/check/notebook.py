@@ -6,8 +6,9 @@ replaced, never dropped, so the numbering holds: a line IPython runs itself (`!p
 `%env`, `files = !ls`, `model?`) becomes `pass` at its indentation, and a cell whose first line is
 a cell magic that runs another language or writes a file (`%%bash`, `%%writefile`) becomes blank
 lines. A cell magic that runs the cell as Python and only times or captures it (`%%time`,
-`%%capture`) blanks its own line only. Findings
-name the cell as ruff does: `train.ipynb:cell 3:2:5`, cells counted among the code cells.
+`%%capture`) blanks its own line only. Findings name the cell as ruff does:
+`train.ipynb:cell 3:2:5`, cells counted among the code cells. A notebook whose kernel is another
+language (R, Julia) has no Python to read: no cells are taken from it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def read(data: bytes | str) -> Notebook:
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
         raise NotANotebook("not a notebook: no list of cells")
+    if _language(doc) not in ("", "python"):
+        return Notebook("", ())
     lines: list[str] = []
     places: list[tuple[int, int]] = []
     number = 0
@@ -60,6 +63,20 @@ def read(data: bytes | str) -> Notebook:
             lines.append(line)
             places.append((number, n))
     return Notebook("\n".join(lines) + "\n", tuple(places))
+
+
+def _language(doc: dict[str, object]) -> str:
+    """The kernel's language as the notebook records it (`kernelspec.language`, else
+    `language_info.name`; "" when it says neither: Colab often writes only a kernel name)."""
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict):
+        return ""
+    for key, field in (("kernelspec", "language"), ("language_info", "name")):
+        part = meta.get(key)
+        name = part.get(field) if isinstance(part, dict) else None
+        if isinstance(name, str) and name:
+            return name.lower()
+    return ""
 
 
 def python_source(text: str, help_lines: bool = True) -> str:

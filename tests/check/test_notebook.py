@@ -150,3 +150,15 @@ def test_code_piped_or_pasted_reads_a_cells_ipython_lines(capsys):
     assert {f.code for f in check_snippet(cell_text)} >= {"TPU108"}
     # a script saved as .py is held to Python: the same line there does not parse
     assert [f.code for f in check_source(cell_text, "cell.py")] == ["TPU001"]
+
+
+def test_a_notebook_in_another_language_has_nothing_to_check():
+    doc = {
+        "cells": [cell("library(keras)\nmodel <- keras_model_sequential()\n")],
+        "metadata": {"kernelspec": {"name": "ir", "language": "R"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    assert check_notebook(json.dumps(doc).encode(), "r.ipynb") == []
+    colab = {**doc, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}}
+    assert notebook.read(json.dumps(colab)).source.startswith("library(keras)")

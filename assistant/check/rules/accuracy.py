@@ -91,13 +91,14 @@ def _divides_by_global_batch(ctx: Context) -> bool:
 
 # -- TPU703: the optimizer built before the model moved ---------------------------------------
 
-# What gives PyTorch/XLA's device (`xm.xla_device()`, `torch_xla.device()`, `torch.device("xla")`)
-_XLA_DEVICE_CALLS = frozenset(
-    {
-        "torch_xla.core.xla_model.xla_device",
-        "torch_xla.device",
-        "torch_xla.core.xla_model.torch_xla.device",
-    }
+# What returns PyTorch/XLA's device besides a `….xla_device()` (`xm.xla_device()`)
+_XLA_DEVICE_CALLS = frozenset({"torch_xla.device"})
+# An optimizer's class or factory, by a word of its name (`torch.optim.*` aside): `AdamW`,
+# `AdamW8bit`, `Lion`, `get_optimizer`… — not any call over `parameters()` (an EMA, a gradient
+# clip, a parameter count)
+_OPTIMIZER_WORDS = frozenset(
+    "optimizer optim adam adamw adamax nadam radam sgd lion lamb lars rmsprop adagrad adadelta "
+    "adafactor shampoo sophia prodigy".split()
 )
 
 
@@ -184,8 +185,8 @@ def _xla_device(ctx: Context, expr: ast.expr | None, scope: Scope, depth: int = 
 def _optimized_model(c: Call) -> str | None:
     """The model whose `parameters()` an optimizer is built over: `optim.AdamW(model.parameters(),
     …)`, `params=model.parameters()`, or inside a filter or a list of parameter groups."""
-    d = c.dotted or ""
-    if not (d.startswith("torch.optim.") or "optim" in d.lower() or c.attr[:1].isupper()):
+    words = {c.attr.lower(), *tokens(c.attr)}
+    if not ((c.dotted or "").startswith("torch.optim.") or words & _OPTIMIZER_WORDS):
         return None
     k = c.kw("params")
     first = k.value if k is not None else (c.node.args[0] if c.node.args else None)
