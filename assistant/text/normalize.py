@@ -97,7 +97,7 @@ def _clean_lines(text: str, first: int = 1) -> list[tuple[int, str]]:
 
 
 def _line_breaks(text: str) -> int:
-    """How many lines `text` ends, counted as `_clean_lines` splits them."""
+    """How many line breaks `text` holds, counted as `_clean_lines` splits lines."""
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
 

@@ -97,6 +97,10 @@ class AssistantApp(Protocol):
 # yet (the very first moments after launch) and the screen hands it to the box.
 TYPING_KEYS = frozenset({"enter", "backspace", "delete", "ctrl+j", "ctrl+u", "ctrl+w", "tab"})
 
+# How much of a question is read for its language (`follow_language`): the words of a question
+# are at its start, and a pasted 10 MB log must not hold up the UI thread.
+LANGUAGE_SAMPLE = 20_000
+
 # What the message box waits for, by the step shown: its placeholder (PromptInput.mode).
 PROMPT_MODES = {"question-choice": "choice", "question-number": "number"}
 
@@ -770,12 +774,16 @@ class MainScreen(Screen[None]):
         """A question written in Portuguese switches the answers to Portuguese, unless the
         person chose a language (--lang, F2). Only that way: people who write in Portuguese
         paste English errors and logs, so English text says nothing of who reads the answer."""
-        if self.tpu_app.lang_chosen or self.lang == "pt" or detect_lang(text) != "pt":
+        if self.tpu_app.lang_chosen or self.lang == "pt":
+            return
+        if detect_lang(text[:LANGUAGE_SAMPLE]) != "pt":  # on the UI thread: a bounded read
             return
         await self.switch_language("pt")
         self.notify(t(self.lang, "lang.followed"), timeout=4)
 
     async def switch_language(self, lang: str) -> None:
+        """Show the conversation in `lang`: every message and view, the open answer's reasons
+        searched again in it."""
         self.lang = lang
         for msg in self.query(UserMessage):
             msg.set_lang(self.lang)
