@@ -699,6 +699,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Num dispositivo XLA o `.to()` cria novos tensores de parâmetro; um otimizador criado "
         "antes fica com os antigos.",
     ),
+    "check.TPU704": (
+        "`{optimizer}.step()` runs in every process the launcher starts, and nothing averages "
+        "their gradients: each process trains its own copy of the model on its share of the "
+        "data; use `xm.optimizer_step({optimizer})`",
+        "`{optimizer}.step()` roda em cada processo que o lançador inicia, e nada tira a média "
+        "dos gradientes deles: cada processo treina a sua cópia do modelo com a sua parte dos "
+        "dados; use `xm.optimizer_step({optimizer})`",
+    ),
+    "check.TPU704.summary": (
+        "`optimizer.step()` in code `xmp.spawn` / `torch_xla.launch` runs once per device, with "
+        "no `xm.optimizer_step`, gradient all-reduce, DDP, FSDP or SPMD",
+        "`optimizer.step()` em código que o `xmp.spawn` / `torch_xla.launch` roda uma vez por "
+        "dispositivo, sem `xm.optimizer_step`, all-reduce dos gradientes, DDP, FSDP ou SPMD",
+    ),
+    "check.TPU704.why": (
+        "`xm.optimizer_step` all-reduces the gradients before stepping; `optimizer.step()` alone "
+        "does not.",
+        "O `xm.optimizer_step` faz o all-reduce dos gradientes antes do passo; o "
+        "`optimizer.step()` sozinho não.",
+    ),
     "check.summary.found": (
         "Found {n} problem(s) in {files} file(s).",
         "{n} problema(s) encontrado(s) em {files} arquivo(s).",

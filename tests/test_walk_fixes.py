@@ -627,3 +627,12 @@ def test_a_flat_loss_on_pytorch_xla_moves_the_model_before_the_optimizer():
     jax = fix("accuracy-drop", {"single-core": "flat"}, framework="jax")
     assert jax["steps"][0]["kind"] == "note" and "JAX" in jax["steps"][0]["text"]
     assert {s.get("framework") for s in jax["steps"][1:]} == {"pytorch"}
+
+
+def test_pytorch_xla_processes_average_their_gradients_with_optimizer_step():
+    answers = {"single-core": "same", "same-init": "yes", "batchnorm": "no", "batch-loss": "no"}
+    d = fix("accuracy-drop", answers, framework="pytorch")
+    assert d["node"] == "fix-loss-reduction"
+    (code,) = [s for s in d["steps"] if s["kind"] == "code"]  # the PyTorch/XLA variant alone
+    assert "optimizer.step()" in code["before"] and "xm.optimizer_step(optimizer)" in code["after"]
+    assert "TPU704" in code["text"]

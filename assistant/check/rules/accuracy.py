@@ -16,6 +16,7 @@ RULES = [
     Rule("TPU701", "accuracy-drop", "batch-norm-small-per-core-batch", tpu_only=True),
     Rule("TPU702", "accuracy-drop", "sum-loss-without-average", tpu_only=False),
     Rule("TPU703", "accuracy-drop", "optimizer-before-model-to-xla", tpu_only=True),
+    Rule("TPU704", "accuracy-drop", "step-without-gradient-all-reduce", tpu_only=True),
 ]
 
 _BATCH_NORM = frozenset(
@@ -28,6 +29,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _batch_norm(ctx)
     yield from _sum_loss(ctx)
     yield from _optimizer_before_move(ctx)
+    yield from _step_without_all_reduce(ctx)
 
 
 def _batch_norm(ctx: Context) -> Iterator[Finding]:
@@ -201,3 +203,70 @@ def _optimized_model(c: Call) -> str | None:
         ):
             return node.func.value.id
     return None
+
+
+# -- TPU704: one process per device, and gradients never averaged ------------------------------
+
+# Launchers of one process per TPU device
+_SPAWN_CALLS = ("torch_xla.distributed.xla_multiprocessing.spawn", "torch_xla.launch")
+# What averages the gradients of the processes (or makes one program of them): PyTorch/XLA's own
+# step and reductions, DDP and FSDP wrappers, SPMD sharding
+_GRADIENTS_AVERAGED = frozenset(
+    {
+        "optimizer_step",
+        "reduce_gradients",
+        "all_reduce",
+        "DistributedDataParallel",
+        "FullyShardedDataParallel",
+        "XlaFullyShardedDataParallel",
+        "SpmdFullyShardedDataParallel",
+        "mark_sharding",
+        "use_spmd",
+    }
+)
+
+
+def _step_without_all_reduce(ctx: Context) -> Iterator[Finding]:
+    """`optimizer.step()` in the code a PyTorch/XLA launcher runs in one process per device
+    (`xmp.spawn(fn)`, `torch_xla.launch(fn)`), where nothing averages the processes' gradients
+    (`xm.optimizer_step`, `xm.reduce_gradients`, an all-reduce, DDP, FSDP or SPMD): each
+    process then trains its own copy of the model on its share of the data, and the copies
+    drift apart. Reported at the step; a launch with `nprocs=1` is one process."""
+    f, an = ctx.facts, ctx.an
+    if not f.torch_xla or any(f.mentions(name) for name in _GRADIENTS_AVERAGED):
+        return
+    if any(origin.rsplit(".", 1)[-1] in _GRADIENTS_AVERAGED for origin in f.aliases.values()):
+        return  # imported under another name (`DistributedDataParallel as DDP`)
+    roots: list[Scope] = []
+    for c in f.calls:
+        if (c.dotted or "") in _SPAWN_CALLS and c.node.args and not _one_process(c):
+            roots += an.functions_referenced(c.node.args[0], c.scope)
+    if not roots:
+        return
+    run = an.closure(roots)
+    for c in f.calls_named("step"):
+        receiver = c.receiver
+        if (
+            isinstance(receiver, ast.Name)
+            and {"opt", "optim", "optimizer"} & set(tokens(receiver.id))
+            and an.inside(c.scope, run)
+            and not c.node.args
+        ):
+            line, col = c.position()
+            yield ctx.finding(
+                "TPU704",
+                line,
+                col,
+                args={"optimizer": receiver.id},
+                answers={
+                    "single-core": "same",
+                    "same-init": "yes",
+                    "batchnorm": "no",
+                    "batch-loss": "no",
+                },
+            )
+
+
+def _one_process(c: Call) -> bool:
+    k = c.kw("nprocs")
+    return k is not None and isinstance(k.value, ast.Constant) and k.value.value == 1
