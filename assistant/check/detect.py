@@ -13,6 +13,10 @@ from .notebook import python_source
 from .report import looks_like_output
 
 MAX_CODE_CHARS = 2_000_000
+# Above this a paste is judged by its head, not parsed whole: the TUI decides on its UI thread,
+# and parsing 1.9 MB of Python took 1.8 s there (a few hundred kB, a few tenths of a second).
+# The check itself parses it afterwards, in a worker.
+PARSE_LIMIT = 200_000
 _CODE_LINE = re.compile(r"^\s*(import\s+\w|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+)")
 _CODE_START = re.compile(r"^\s*(?:#|@|import\s|from\s|def\s|class\s|[\w.]+\s*(?:=|\())")
 _NOT_CODE = ("Traceback (most recent call last)", "\nTraceback ")
@@ -26,8 +30,8 @@ def looks_like_code(text: str) -> bool:
     if not s or len(s) > MAX_CODE_CHARS or any(m in text for m in _NOT_CODE):
         return False
     # a notebook cell's `!pip install` does not make it prose; a line ending in "?" may
-    tree = _parse(python_source(text, help_lines=False))
-    if tree is None:  # code that does not parse still opens with imports and defs
+    tree = _parse(python_source(text, help_lines=False)) if len(s) <= PARSE_LIMIT else None
+    if tree is None:  # code that does not parse (or is not parsed) opens with imports and defs
         head = s[:20_000].splitlines()[:200]
         return _opens_as_code(head) and sum(1 for line in head if _CODE_LINE.match(line)) >= 2
     body = tree.body

@@ -224,3 +224,13 @@ def test_loop_findings_say_what_they_found_in_both_languages():
     assert (cut.line, cut.col) == (4, 5) and "never cuts the graph" in cut.message("en")
     assert "nunca corta o grafo" in cut.message("pt")
     assert RULES["TPU109"].entry == "dynamic-shape"
+
+
+def test_a_paste_past_the_parse_limit_is_judged_by_its_head():
+    """The TUI routes a paste on its UI thread: a long one is not parsed whole there."""
+    script = "import torch\nimport torch_xla\n" + "x = torch.ones(3)\n" * 20_000
+    assert len(script) > detect.PARSE_LIMIT
+    assert detect.kind(script) == "code"
+    assert detect.kind("step 1 loss 0.5\n" * 20_000 + "import torch\n") == "query"
+    report = "My TPU run fails\n\nimport torch\nimport torch_xla\n" + "x = 1\n" * 40_000
+    assert detect.kind(report) == "query"  # a title first: a report, however long
