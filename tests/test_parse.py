@@ -414,3 +414,19 @@ def test_the_release_that_last_worked_fills_the_version_to_go_back_to(text, fram
 )
 def test_no_version_to_go_back_to_unless_the_report_says_which_worked(text):
     assert "framework_version" not in parse(normalize(text)).values()
+
+
+@pytest.mark.parametrize(
+    ("text", "clearly"),
+    [
+        ("minha TPU trava no primeiro passo", True),
+        ("a TPU v4 não conecta", True),
+        ("My name is José and my TPU hangs", False),  # one accent in a name
+        ("How do I fix the TPU OOM?", False),
+        ("I1206 03:00:00.000 123 step 0 loss 0.16 lr 0.001 throughput 1234.5 examples/sec", False),
+    ],
+)
+def test_clearly_portuguese_needs_more_than_an_accent(text, clearly):
+    from assistant.text.parse import clearly_portuguese
+
+    assert clearly_portuguese(text) is clearly

@@ -301,14 +301,32 @@ _LANG_WORD = re.compile(r"(?<![\w.-])[a-zà-ú]+(?![\w-]|\.\w)")
 PT_WEIGHT = 2
 
 
-def detect_lang(text: str) -> str:
+def lang_scores(text: str) -> tuple[int, int]:
+    """The Portuguese and English evidence of a text: (PT_WEIGHT × Portuguese function words +
+    accented letters, English function words)."""
     words = _LANG_WORD.findall(text.lower())
     if not words:
-        return "en"
+        return 0, 0
     pt = sum(1 for w in words if fold(w) in STOP_PT and w not in STOP_EN)
     en = sum(1 for w in words if w in STOP_EN and fold(w) not in STOP_PT)
     accents = len(re.findall(r"[ãõçáéíóúâêô]", text.lower()))
-    return "pt" if PT_WEIGHT * pt + accents > en else "en"
+    return PT_WEIGHT * pt + accents, en
+
+
+def detect_lang(text: str) -> str:
+    pt, en = lang_scores(text)
+    return "pt" if pt > en else "en"
+
+
+# What a text must show to be called Portuguese where an answer's language changes because of it
+# (the TUI, which otherwise keeps the person's setting): a Portuguese function word, or two
+# accented letters, not the one accent of a name (José) in an English text
+CLEARLY_PORTUGUESE = PT_WEIGHT
+
+
+def clearly_portuguese(text: str) -> bool:
+    pt, en = lang_scores(text)
+    return pt > en and pt >= CLEARLY_PORTUGUESE
 
 
 # Scripts this tool does not read: the embedding model (all-MiniLM-L6-v2) and the lexicon are

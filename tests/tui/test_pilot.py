@@ -342,6 +342,28 @@ async def test_a_question_in_portuguese_is_answered_in_portuguese(engine, hist_d
 
 
 @aio
+async def test_an_english_log_cut_mid_word_does_not_switch_to_portuguese(engine, hist_dir):
+    """A long log is sampled for its language at a word boundary: the "lo" of a "loss" cut in
+    half is no Portuguese word."""
+    from assistant.tui.app import make_app
+
+    app = make_app(engine=engine, lang=None, history_dir=hist_dir)
+    app.lang = "en"
+    from assistant.text.parse import detect_lang
+
+    log = "".join(
+        f"I1206 03:00:00.000 1 x.cc:1] step {i} loss 0.1234 lr 0.001\n" for i in range(400)
+    )
+    at = log.index("loss", 19_000)
+    log = "#" * (20_000 - at - 2) + log  # the first 20,000 characters end in "lo"
+    assert log[:20_000].endswith(" lo") and detect_lang(log[:20_000]) == "pt"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, log + "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm")
+        assert app.lang == "en"
+
+
+@aio
 async def test_a_language_given_on_the_command_line_is_kept(make):
     app = make("en")
     async with app.run_test(size=SIZE) as pilot:

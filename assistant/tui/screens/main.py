@@ -30,7 +30,7 @@ from ...errors import WalkError
 from ...placeholders import PlaceholderError
 from ...render import fix_script
 from ...strings import LANGS, t
-from ...text.parse import detect_lang
+from ...text.parse import clearly_portuguese
 from .. import messages
 from ..bindings import described, hidden_by_language, without_language
 from ..state import TurnState
@@ -776,7 +776,8 @@ class MainScreen(Screen[None]):
         paste English errors and logs, so English text says nothing of who reads the answer."""
         if self.tpu_app.lang_chosen or self.lang == "pt":
             return
-        if detect_lang(text[:LANGUAGE_SAMPLE]) != "pt":  # on the UI thread: a bounded read
+        sample = text if len(text) <= LANGUAGE_SAMPLE else text[:LANGUAGE_SAMPLE].rsplit(None, 1)[0]
+        if not clearly_portuguese(sample):  # a bounded read (the UI thread), cut between words
             return
         await self.switch_language("pt")
         self.notify(t(self.lang, "lang.followed"), timeout=4)
