@@ -719,6 +719,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "O `xm.optimizer_step` faz o all-reduce dos gradientes antes do passo; o "
         "`optimizer.step()` sozinho não.",
     ),
+    "check.TPU110": (
+        "`jax.jit({fn} …)` called inside a loop: the {fn} is a new function on every pass, so "
+        "JAX traces and compiles it again at every step; make the jitted function once, outside "
+        "the loop",
+        "`jax.jit({fn} …)` chamado dentro de um laço: a {fn} é uma função nova a cada volta, "
+        "então o JAX rastreia e compila de novo a cada passo; crie a função com jit uma vez, "
+        "fora do laço",
+    ),
+    "check.TPU110.summary": (
+        "`jax.jit` of a lambda or `functools.partial(…)` called inside a loop",
+        "`jax.jit` de uma lambda ou de um `functools.partial(…)` chamado dentro de um laço",
+    ),
+    "check.TPU110.why": (
+        "jit caches compiled programs per function object; a function made in the loop is new "
+        "every time.",
+        "O jit guarda os programas compilados por objeto de função; uma função criada no laço é "
+        "nova a cada vez.",
+    ),
     "check.summary.found": (
         "Found {n} problem(s) in {files} file(s).",
         "{n} problema(s) encontrado(s) em {files} arquivo(s).",

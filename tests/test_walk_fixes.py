@@ -636,3 +636,13 @@ def test_pytorch_xla_processes_average_their_gradients_with_optimizer_step():
     (code,) = [s for s in d["steps"] if s["kind"] == "code"]  # the PyTorch/XLA variant alone
     assert "optimizer.step()" in code["before"] and "xm.optimizer_step(optimizer)" in code["after"]
     assert "TPU704" in code["text"]
+
+
+def test_a_jax_step_compiled_at_every_pass_is_jitted_once_outside_the_loop():
+    d = fix("dynamic-shape", {"framework": "jax", "jax-symptom": "rejit"})
+    assert d["node"] == "jax-jit-once"
+    assert any("JAX_LOG_COMPILES=1" in c for c in commands(d))
+    (code,) = [s for s in d["steps"] if s["kind"] == "code"]
+    assert "lambda" in code["before"] and "lambda" not in code["after"]
+    assert code["after"].index("jax.jit") < code["after"].index("for batch")  # made first
+    assert "TPU110" in code["text"]

@@ -25,6 +25,7 @@ RULES = [
     Rule("TPU107", ENTRY, "pad-to-longest", tpu_only=True),
     Rule("TPU108", ENTRY, "xla-dataloader-without-drop-last", tpu_only=True),
     Rule("TPU109", ENTRY, "xla-loop-never-cuts-graph", tpu_only=True),
+    Rule("TPU110", ENTRY, "jax-jit-of-new-function-in-loop", tpu_only=False),
 ]
 
 _DROP_POSITION = {"batch": 1, "padded_batch": 3}
@@ -41,6 +42,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _pad_to_longest(ctx)
     yield from _drop_last(ctx)
     yield from _graph_never_cut(ctx)
+    yield from _jit_in_loop(ctx)
 
 
 def _drop_last(ctx: Context) -> Iterator[Finding]:
@@ -323,3 +325,37 @@ def _printed_tensor(call: ast.Call, names: set[str]) -> str | None:
             if isinstance(p, ast.Name) and p.id in names:
                 return p.id
     return None
+
+
+def _jit_in_loop(ctx: Context) -> Iterator[Finding]:
+    """`jax.jit(lambda …)(…)` or `jax.jit(partial(f, …))(…)` inside a loop: the function handed
+    to jit is a new object on every pass, and jit's cache is keyed on it, so every pass traces
+    and compiles again, whatever the shapes. Reported at `jit`."""
+    an, f = ctx.an, ctx.facts
+    if not f.jax:
+        return
+    for c in f.calls:
+        inner = c.node.func
+        if (
+            c.loops
+            and isinstance(inner, ast.Call)
+            and an.is_jit(inner.func)
+            and inner.args
+            and _new_function(f, inner.args[0])
+        ):
+            line, col = call_position(inner)
+            kind = "lambda" if isinstance(inner.args[0], ast.Lambda) else "partial"
+            yield ctx.finding(
+                "TPU110",
+                line,
+                col,
+                args={"fn": kind},
+                answers={"framework": "jax", "jax-symptom": "rejit"},
+            )
+
+
+def _new_function(f: Facts, expr: ast.expr) -> bool:
+    """A function object made where it is written: a lambda, or `functools.partial(…)`."""
+    if isinstance(expr, ast.Lambda):
+        return True
+    return isinstance(expr, ast.Call) and (f.dotted(expr.func) or "").endswith("partial")
