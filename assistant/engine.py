@@ -23,7 +23,7 @@ from .retrieval import dense
 from .retrieval.chunks import LOOKALIKE
 from .retrieval.fusion import VIEWS, Evidence, Scored
 from .retrieval.profile_rules import route as route_profile
-from .retrieval.signatures import SignatureMatcher
+from .retrieval.signatures import SignatureHit, SignatureMatcher
 from .strings import t
 from .text.domain import domain_terms, tpu_host_only
 from .text.normalize import normalize
@@ -161,10 +161,14 @@ class Engine:
         else:
             lines = [k["text"] for k in facts.key_lines]
             numbers = [k["line"] for k in facts.key_lines]
+
+        def as_pasted(hit: SignatureHit) -> tuple[SignatureHit, int]:
+            """The hit with the input's line numbers (where its match starts, and ends)."""
+            return replace(hit, last_line_no=numbers[hit.last_line_no]), numbers[hit.line_no]
+
         for hit in self._matcher("signatures").match(lines):
             ev = evidence[hit.entry_id]
-            hit = replace(hit, last_line_no=numbers[hit.last_line_no])
-            ev.signature_hits.append((hit, numbers[hit.line_no]))
+            ev.signature_hits.append(as_pasted(hit))
             ev.sig = max(ev.sig, hit.weight)
         host_side = tpu_host_only(facts.context)
         for hit in self._matcher("excludes").match(lines):
@@ -173,7 +177,7 @@ class Engine:
             if hit.weight > evidence[hit.entry_id].exclude:
                 ev = evidence[hit.entry_id]
                 ev.exclude = hit.weight
-                ev.exclude_hits.append((hit, numbers[hit.line_no]))
+                ev.exclude_hits.append(as_pasted(hit))
 
     @staticmethod
     def _profile(norm, facts: Facts, evidence: dict[str, Evidence]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from .. import consts
 from ..facts import Call, Scope, tokens
 from ..model import Finding, Rule
 from .base import Context
@@ -174,13 +175,11 @@ def _xla_device(ctx: Context, expr: ast.expr | None, scope: Scope, depth: int = 
             return _xla_device(ctx, expr.args[0], scope, depth + 1)
         return False
     if isinstance(expr, ast.Name):
-        for s in scope.chain():
-            if expr.id in s.assigns:
-                values = [v for v in s.assigns[expr.id] if v is not None]
-                if values:
-                    return any(_xla_device(ctx, v, s, depth + 1) for v in values)
-                break
-        return "device" in tokens(expr.id)
+        found = consts.lookup(expr.id, scope)
+        values = [v for v in found[1] if v is not None] if found else []
+        if found and values:
+            return any(_xla_device(ctx, v, found[0], depth + 1) for v in values)
+        return "device" in tokens(expr.id)  # a parameter, or a name the script never assigns
     return False
 
 
