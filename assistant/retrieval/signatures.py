@@ -157,7 +157,8 @@ class SignatureMatcher:
                 continue
             line_no = _line_of(starts, m.start())
             last_line_no = _line_of(starts, max(m.end() - 1, m.start()))
-            tail = text[max(starts[last_line_no], m.end() - 300) : m.end()]
+            spans = last_line_no > line_no
+            tail = text[max(starts[last_line_no], m.end() - 300) : m.end()] if spans else ""
             captures = {k: v for k, v in (m.groupdict() or {}).items() if v}
             hits.append(
                 SignatureHit(
@@ -171,7 +172,7 @@ class SignatureMatcher:
                     sig.tpu_host_device,
                     sig.tpu_evidence,
                     last_line_no,
-                    tail if last_line_no > line_no else "",
+                    tail,
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))
