@@ -165,3 +165,17 @@ def test_an_output_mismatch_is_checked_in_the_reports_framework(report, fix):
 
     w = walk(KB.get("accuracy-drop"), {"single-core": "differs"}, overrides=parse(report).values())
     assert w.auto == ["mismatch-framework"] and w.node_id == fix
+
+
+def test_a_question_names_the_persons_own_zone_and_project():
+    """A command inside a question is filled in like a fix's commands (lint E047 keeps the
+    knowledge base from spelling `--zone=ZONE`); a value not known yet stays a visible `{zone}`."""
+    entry = KB.get("tpu-connection")
+    answers = {"waited": "over-5", "architecture": "tpu-vm"}
+    known = walk(entry, answers, overrides={"zone": "us-central2-b", "project": "my-project"})
+    assert known.node_id == "status"
+    for lang in ("en", "pt"):
+        prompt = known.to_dict(lang)["prompt"]
+        assert "--zone=us-central2-b --project=my-project`" in prompt, prompt
+    unknown = walk(entry, answers).to_dict("en")["prompt"]
+    assert "--zone={zone} --project={project}`" in unknown

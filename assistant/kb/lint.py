@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -32,6 +33,25 @@ def _edges(node: Node) -> list[tuple[str, str]]:
     if isinstance(node, NumberNode):
         return [(f"branches[{i}].next", b.next) for i, b in enumerate(node.branches)]
     return []
+
+
+# A value the person's own could fill, spelled in capitals where its placeholder belongs: the zone
+# or project flag of a gcloud command (`--zone=ZONE`, `--project=ID_DO_PROJETO`), the TPU named
+# after a `tpu-vm` verb (`tpu-vm stop TPU_NAME`). Written as `{zone}`, the walk fills it in from
+# the paste or `--set`, and shows `{zone}` where it is not known.
+_SPELLED_VALUE = re.compile(
+    r"--(?P<flag>zone|project)[= ](?P<flag_value>[A-Z][A-Z0-9_]{2,})\b|"
+    r"\btpu-vm (?:ssh|scp|describe|stop|start|delete) (?P<tpu_value>[A-Z][A-Z0-9_]{2,})\b"
+)
+
+
+def spelled_values(text: str) -> list[tuple[str, str]]:
+    """(what the text spells, the placeholder that belongs there) for each `_SPELLED_VALUE`."""
+    out = []
+    for m in _SPELLED_VALUE.finditer(text):
+        name = m.group("flag") or "tpu_name"
+        out.append((m.group("flag_value") or m.group("tpu_value"), name))
+    return out
 
 
 def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
@@ -97,6 +117,14 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
                         "E041",
                         f"placeholder '{{{name}}}' is neither a known value nor set by this tree",
                     )
+            for spelled, name in spelled_values(text):
+                yield Problem(
+                    path,
+                    where,
+                    "E047",
+                    f"'{spelled}' spells out a value: write '{{{name}}}' so the person's own is "
+                    "filled in",
+                )
 
     def texts(*items: Text | None) -> list[str]:
         return [t for item in items if item is not None for t in (item.en, item.pt)]

@@ -29,6 +29,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E044 | a described look-alike repeats one of the entry's own symptoms |
 | E045 | a command or code step is written for a framework the entry's `frameworks` does not list |
 | E046 | the explanation names TensorFlow only, the entry lists JAX or PyTorch, no `stack_notes` |
+| E047 | a tree text spells out a value a placeholder fills (`--zone=ZONE` for `--zone={zone}`) |
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ CODES = {
     "E044": "look-alike repeats a symptom",
     "E045": "a step for a framework the entry does not list",
     "E046": "explanation for TensorFlow only",
+    "E047": "a value spelled out where its placeholder belongs",
 }
 
 
