@@ -181,6 +181,13 @@ def test_usage_errors_exit_2(run_cli):
     assert run_cli("ask", "--kb", "/no/such/dir", "x").returncode == 2
 
 
+def test_version(run_cli):
+    from importlib.metadata import version
+
+    r = run_cli("--version")
+    assert r.returncode == 0 and r.stdout.decode().strip() == f"tpu-assist {version('tpu-assist')}"
+
+
 def test_bare_command_without_a_terminal_explains(run_cli):
     r = run_cli(input="some text")
     assert r.returncode == 2 and b"needs a terminal" in r.stderr and b"Traceback" not in r.stderr

@@ -22,6 +22,17 @@ class UsageError(Exception):
     """Bad input from the person: message printed, exit 2."""
 
 
+def _version() -> str:
+    """The installed package's version (running from a source tree that was never installed:
+    "unknown")."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tpu-assist")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tpu-assist",
@@ -43,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="language of answers (default: from the input or the locale)",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     ask = sub.add_parser("ask", help="find the troubleshooting entries for an error or symptom")
