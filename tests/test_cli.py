@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 HBM = "ResourceExhaustedError: Ran out of memory in memory space hbm; used: 9.82G; limit: 7.48G."
 
@@ -33,6 +34,28 @@ def test_ask_plain_text_and_lang(run_cli):
     assert r.returncode == 0 and "Melhor correspondência" in out and "hbm-oom" in out
     # confidences read as the TUI shows them: a percentage, never "1.00" for a fitted probability
     assert "confiança >99%" in out and "1.00" not in out
+
+
+def test_the_guided_fix_command_goes_on_with_every_value_found(run_cli):
+    """The hint carries what the input showed, as the TUI's walk does: run as printed, it answers
+    the generation from the accelerator type and sizes the batch from the HBM figures."""
+    oom = (
+        "RuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in "
+        "memory space hbm. Used 17.5G of 15.75G hbm. on my v5e-8 in us-west4-a"
+    )
+    out = run_cli("ask", oom).stdout.decode()
+    hint = out.strip().splitlines()[-1]
+    command = shlex.split(hint.split(": ", 1)[1])
+    assert command[:3] == ["tpu-assist", "walk", "hbm-oom"]
+    sets = dict(
+        v.split("=", 1)
+        for flag, v in zip(command[3::2], command[4::2], strict=True)
+        if flag == "--set"
+    )
+    assert sets["accelerator_type"] == "v5e-8" and sets["zone"] == "us-west4-a"
+    assert sets["hbm_used"] == "17.5G" and "tpu_generation" not in sets  # derived again
+    walked = run_cli(*command[1:], "--answer", "batch=256").stdout.decode()
+    assert "generation = v5e" in walked and "The run needed 17.5 GiB of 15.75 GiB" in walked
 
 
 def test_ask_abstains_plainly(run_cli):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any, BinaryIO, TextIO
 
 from ..answer import context_hint, refusal_note, shown_notes
@@ -12,6 +13,7 @@ from ..render import RenderedStep, steps_text
 from ..retrieval.chunks import entry_full_text
 from ..strings import pct, t
 from ..text.markdown import plain
+from ..tpu_generations import DERIVED
 
 
 def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
@@ -48,10 +50,19 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     if len(answer.results) > 1:
         out += ["", f"{t(lang, 'cli.others')}:"]
         out += [f"  - {r.title} [{r.id}] ({conf} {pct(r.confidence)})" for r in answer.results[1:4]]
-    carried = ("tpu_name", "zone", "project", "framework")
-    sets = "".join(f" --set {k}={v}" for k, v in answer.values.items() if k in carried)
-    out += ["", f"{t(lang, 'cli.next')}: tpu-assist walk {best.id}{sets}"]
+    out += ["", f"{t(lang, 'cli.next')}: {walk_command(best.id, answer.values)}"]
     return "\n".join(out)
+
+
+def walk_command(entry_id: str, values: dict[str, str]) -> str:
+    """The `tpu-assist walk` command that goes on with every value the input showed, as the
+    interactive assistant's walk does: the accelerator type answers the generation question, the
+    HBM figures size the batch, an op name or a log directory fills its step. What the walk works
+    out from the accelerator type again (`tpu_generations.DERIVED`) is left out; each `NAME=VALUE`
+    is shell-quoted."""
+    derived = DERIVED if "accelerator_type" in values else frozenset()
+    sets = [f" --set {shlex.quote(f'{k}={v}')}" for k, v in values.items() if k not in derived]
+    return f"tpu-assist walk {entry_id}{''.join(sets)}"
 
 
 def walk_text(data: dict[str, Any], lang: str) -> str:
