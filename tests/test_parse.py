@@ -85,8 +85,31 @@ def test_a_tpu_name_given_in_words_is_read():
         ("training on a v4-8 named trainer-3 in us-central2-b", "trainer-3"),
         ("uma v5litepod-16 chamada exp-9 trava", "exp-9"),
         ('o nome da TPU é "treino"', "treino"),
+        (
+            "failed to connect on grpc://10.240.1.2:8470, my tpu is my-node in europe-west4-a",
+            "my-node",
+        ),
+        ("minha TPU é a exp-2 e trava", "exp-2"),
     ]:
         assert parse(text).tpu_name == name, text
+
+
+def test_a_project_given_in_words_is_read():
+    for text, project in [
+        ("the TPU in europe-west4-a, project ml-team-42, hangs at startup", "ml-team-42"),
+        ("my GCP project is 'vision' and tpu-vm create fails", "vision"),
+        ("no projeto treino-123 a TPU v4-8 trava", "treino-123"),
+        ("our project: research-2024", "research-2024"),
+    ]:
+        assert parse(text).project == project, text
+    for text in [
+        "the project settings look fine",  # a bare word: only quoted, or with a digit or hyphen
+        "project-level IAM denies it",
+        "my project is fine",
+        "the project is 2 years old",
+        "project ML-Team-42",  # a project id is lower case
+    ]:
+        assert parse(text).project is None, text
 
 
 def test_words_after_named_or_called_that_are_no_tpu_name_are_not_read():
@@ -97,6 +120,8 @@ def test_words_after_named_or_called_that_are_no_tpu_name_are_not_read():
         'a TPU named "v5litepod-16"',
         "node called my_tpu",  # no underscore in a TPU's name
         "a v3-8 called from a notebook",
+        "my TPU is v4-8",  # an accelerator type
+        "my tpu is stuck",
     ]:
         assert parse(text).tpu_name is None, text
 

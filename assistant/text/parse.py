@@ -79,6 +79,11 @@ _TPU_NAME = [
         re.I,
     ),
     re.compile(r"\b(?:tpu\s+name|nome\s+da\s+tpu)\s*(?:is\s+|é\s+|[:=]\s*)" + _PROSE_NAME, re.I),
+    # "my TPU is my-node", "minha TPU é a exp-2": the person's own TPU, then the same kind of word
+    re.compile(
+        r"\b(?:my|our|minha|nossa)\s+tpu(?:\s+vm)?\s+(?:is|é)\s+(?:(?:the|a)\s+)?" + _PROSE_NAME,
+        re.I,
+    ),
 ]
 _ZONE = [
     re.compile(r"--zone[= ]([a-z]+-[a-z]+\d+-[a-z])\b"),
@@ -91,6 +96,13 @@ _PROJECT = [
     re.compile(rf"--project[= ]({PROJECT_ID})\b"),
     re.compile(rf"/projects/({PROJECT_ID})\b"),
     re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
+    # in a person's words: "in project ml-team-42", "my GCP project is 'vision-prod'", "no projeto
+    # treino-123". As for a TPU's name, a bare word counts only quoted or with a digit or a hyphen
+    # ("the project settings", "project-level" name nothing); the id itself is lower case.
+    re.compile(
+        r"\b(?i:project|projeto)(?:\s+(?i:is|é|named|called|chamado))?\s*[:=]?\s+"
+        rf"(?:[\"'`]({PROJECT_ID})[\"'`]|(?=[a-z][-a-z0-9]*[-0-9])({PROJECT_ID}))(?![-\w])"
+    ),
 ]
 _ACCEL = re.compile(rf"\b({ACCELERATOR_TYPE})\b")
 # A TPU generation named alone ("TPU v3", "on v5e"). Not a software version: "v2.2.0" continues with
