@@ -100,6 +100,10 @@ def test_a_project_given_in_words_is_read():
         ("my GCP project is 'vision' and tpu-vm create fails", "vision"),
         ("no projeto treino-123 a TPU v4-8 trava", "treino-123"),
         ("our project: research-2024", "research-2024"),
+        (
+            "[core]\naccount = me@example.com\nproject = my-ml-proj\n",
+            "my-ml-proj",
+        ),  # gcloud config list
     ]:
         assert parse(text).project == project, text
     for text in [
@@ -108,6 +112,8 @@ def test_a_project_given_in_words_is_read():
         "my project is fine",
         "the project is 2 years old",
         "project ML-Team-42",  # a project id is lower case
+        "In the project common-instance metadata, set enable-oslogin",  # no digit, not quoted
+        "--image-family centos-7 --image-project centos-cloud",  # another project's images
     ]:
         assert parse(text).project is None, text
 

@@ -96,12 +96,18 @@ _PROJECT = [
     re.compile(rf"--project[= ]({PROJECT_ID})\b"),
     re.compile(rf"/projects/({PROJECT_ID})\b"),
     re.compile(rf"\bproject[ _-]?id[:= ]+({PROJECT_ID})\b", re.I),
-    # in a person's words: "in project ml-team-42", "my GCP project is 'vision-prod'", "no projeto
-    # treino-123". As for a TPU's name, a bare word counts only quoted or with a digit or a hyphen
-    # ("the project settings", "project-level" name nothing); the id itself is lower case.
+    # in a person's words and in `gcloud config list`: "my GCP project is 'vision-prod'", "project =
+    # my-ml-proj", "in project ml-team-42", "no projeto treino-123". After "is", "named", ":" or "="
+    # the id needs a digit or a hyphen unless quoted; straight after the word, a digit ("the
+    # project common-instance metadata" names nothing); never after a hyphen (`--image-project`).
+    # The id itself is lower case.
     re.compile(
-        r"\b(?i:project|projeto)(?:\s+(?i:is|é|named|called|chamado))?\s*[:=]?\s+"
+        r"(?<![-\w])(?i:project|projeto)(?:\s+(?i:is|é|named|called|chamado)\s+|\s*[:=]\s*)"
         rf"(?:[\"'`]({PROJECT_ID})[\"'`]|(?=[a-z][-a-z0-9]*[-0-9])({PROJECT_ID}))(?![-\w])"
+    ),
+    re.compile(
+        r"(?<![-\w])(?i:project|projeto)\s+"
+        rf"(?:[\"'`]({PROJECT_ID})[\"'`]|(?=[a-z][-a-z0-9]*[0-9])({PROJECT_ID}))(?![-\w])"
     ),
 ]
 _ACCEL = re.compile(rf"\b({ACCELERATOR_TYPE})\b")
