@@ -222,6 +222,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} pergunta sobre custo ou cobrança (“{text}”), o que o guia de solução de "
         "problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.offering": (
+        "line {line} asks where a TPU type is offered (“{text}”), which the troubleshooting guide "
+        "behind tpu-assist does not cover",
+        "a linha {line} pergunta onde um tipo de TPU é oferecido (“{text}”), o que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
         "guide behind tpu-assist does not cover",
@@ -1206,6 +1212,19 @@ STRINGS: dict[str, tuple[str, str]] = {
         "relatórios de Faturamento do console mostram o que foi cobrado e por qual recurso. Uma "
         "TPU ligada (READY) é cobrada esteja um programa usando ou não: liste as suas com gcloud "
         "compute tpus tpu-vm list --zone=ZONA e apague as que não usa mais.",
+    ),
+    "answer.note_outside.offering": (
+        "Line {line} asks where a TPU type is offered (“{text}”), which the guide I answer from "
+        "does not cover. gcloud compute tpus accelerator-types list --zone=ZONE lists the types a "
+        "zone offers, and the Cloud TPU documentation's regions-and-zones page lists every "
+        "generation by zone. A type a zone offers can still be out of capacity for a while: then "
+        "try another of its zones, or a queued resource.",
+        "A linha {line} pergunta onde um tipo de TPU é oferecido (“{text}”), o que o guia em que "
+        "me baseio não cobre. gcloud compute tpus accelerator-types list --zone=ZONA lista os "
+        "tipos que uma zona oferece, e a página de regiões e zonas da documentação do Cloud TPU "
+        "lista cada geração por zona. Um tipo que a zona oferece ainda pode ficar sem capacidade "
+        "por um tempo: tente então outra das suas zonas, ou um recurso enfileirado (queued "
+        "resource).",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "

@@ -122,6 +122,13 @@ BILLING = [
     "quanto custa deixar uma v4-8 ligada o fim de semana?",
     "Is queued resources billing different from on-demand?",
 ]
+OFFERING = [
+    "Is TPU v5e available in europe-west4?",
+    "which zones have v6e-8?",
+    "is v5p available in any region outside the US?",
+    "em quais zonas tem v5p?",
+    "a v6e está disponível na us-east5-b?",
+]
 DISK_FULL = [
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
     "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
@@ -214,6 +221,10 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a TPU the runtime or the program cannot find, not a question of where one is offered
+    "TPU not available in Colab after switching the runtime",
+    "No TPU devices available in the container, outside it jax sees 4",
+    "a TPU não está disponível no notebook do Kaggle",
     # the TPU's own logs filling the disk: the debug-logs entry's subject
     "TPU logs were filling up disk space on the worker nodes and jobs failed",
     "os logs da TPU encheram o disco de boot da VM",
@@ -326,6 +337,7 @@ def _outside(text: str):
         *[("disk_full", x) for x in DISK_FULL],
         *[("create_request", x) for x in CREATE_REQUEST],
         *[("billing", x) for x in BILLING],
+        *[("offering", x) for x in OFFERING],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],

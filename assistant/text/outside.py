@@ -14,7 +14,8 @@ file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`
 (`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a launcher
 was asked for a process count the TPU host does not split into (`process_count`), that gcloud
 refused the arguments of a request to create a TPU (`create_request`), that a disk is full
-(`disk_full`), or that the question is about what a TPU costs or what was billed (`billing`).
+(`disk_full`), that the question is about what a TPU costs or what was billed (`billing`), or
+where a TPU type is offered (`offering`: "is v5e available in europe-west4?").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -178,6 +179,22 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:billed|charged)\b|\b(?:billed|charged) (?:for|after|even|while|when)\b|"
             r"\b(?:in|on|about|sobre|de) (?:the )?billing\b|\bbilling\b[^\n.!?]{0,60}\?|"
             r"\bcobrad[oa]s?\b|\bcobrança\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # where a TPU type is offered: "is v5e available in europe-west4?", "which zones have
+        # v6e?", "em quais zonas tem v5p?" — a question for the regions-and-zones list, not a TPU
+        # that misbehaves (answered as a connection problem, it shares "zone" and "TPU")
+        "offering",
+        re.compile(
+            r"\bavailable\s+in\s+(?:the\s+)?(?:[a-z]+-[a-z]+\d+(?:-[a-z])?\b|"
+            r"(?:which|what|my|this|that|any)\s+(?:zones?|regions?)\b)|"
+            r"\b(?:which|what)\s+(?:zones?|regions?)\s+(?:have|has|offers?|supports?|provides?|"
+            r"can\s+i)\b|"
+            r"\bquais\s+(?:zonas|regi[õo]es)\b|"
+            r"\bdispon[ií]ve(?:l|is)\s+(?:em|na|no|nas|nos)\s+(?:[a-z]+-[a-z]+\d+(?:-[a-z])?\b|"
+            r"(?:qual|quais|minha|essa|esta)\s+(?:zona|regi[ãa]o))",
             re.I,
         ),
     ),
