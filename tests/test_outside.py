@@ -42,6 +42,9 @@ INSTALL = [
     # TensorFlow loading a libtpu built for another release (logged as FATAL, prefix stripped)
     "2024-05-14 09:12:44.512301: F ./tensorflow/core/tpu/tpu_library_init_fns.inc:104] "
     "TpuCompile_CreateCompilationCacheKey not available in this library.",
+    # asked in words
+    "how do I install jax[tpu] on a v5e?",
+    "como instalo o torch_xla na TPU VM?",
 ]
 CAPACITY = [
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
@@ -221,6 +224,9 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # installing what an entry covers, or setting a framework up for the TPU: not an install
+    "how do I install the profiler plugin for tensorboard?",
+    "how do I set up keras for a TPU strategy?",
     # a TPU the runtime or the program cannot find, not a question of where one is offered
     "TPU not available in Colab after switching the runtime",
     "No TPU devices available in the container, outside it jax sees 4",

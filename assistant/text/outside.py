@@ -41,6 +41,11 @@ _SOFTWARE = (
     r"(?:tensorflow|tf|jax|jaxlib|torch|torch_xla|torch-xla|pytorch|keras|flax|libtpu|"
     r"transformers|accelerate|nightly|version|release|vers[aã]o)"
 )
+# a framework or its TPU runtime named as what to install ("jax[tpu]", "torch_xla", "PyTorch/XLA")
+_SOFTWARE_NAME = (
+    r"(?:jax(?:lib)?(?:\[tpu\])?|torch[_-]?xla|pytorch(?:/xla)?|torch|tensorflow|tf|libtpu|keras|flax)"
+    r"(?![\w-])"
+)
 # ...named within a few words of the upgrade ("after upgrading jax", "since the update to 0.4.31")
 _SOFTWARE_OR_VERSION = r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)"
 # the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
@@ -109,7 +114,14 @@ _RULES: tuple[_Rule, ...] = (
             r"\bunexpected keyword argument\b|"
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
-            r"\bFailed building wheel\b",
+            r"\bFailed building wheel\b|"
+            # asked in words: how to install a framework ("how do I install jax on a TPU VM?",
+            # "como instalo o torch_xla?"); a step the guide leaves to the frameworks' docs. Not
+            # "set up" (Keras for a TPU strategy is a question of use), nor the profiler's plugin
+            # (op-profiling's own)
+            r"\b(?:how\s+(?:do|can|should)\s+(?:i|we|you)|how\s+to)\s+install\s+"
+            r"(?:the\s+)?(?:latest\s+|right\s+)?" + _SOFTWARE_NAME + r"|"
+            r"\bcomo\s+(?:eu\s+)?instal(?:o|ar|a)\s+(?:o\s+|a\s+)?" + _SOFTWARE_NAME,
             re.I,
         ),
         _TPU_INIT_FN,
