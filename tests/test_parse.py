@@ -267,6 +267,8 @@ def test_language_detection():
     )
     assert parse(pasted).lang == "pt"
     assert parse("Slow input, e.g. a Python generator, on the TPU of the cluster").lang == "en"
+    # a loan word's two accents are one word of evidence, against the English "on" beside it
+    assert parse("Résumé parser hangs on TPU").lang == "en"
 
 
 def test_plain_text_keeps_identifiers():
@@ -453,6 +455,7 @@ def test_no_version_to_go_back_to_unless_the_report_says_which_worked(text):
         ("minha TPU trava no primeiro passo", True),
         ("a TPU v4 não conecta", True),
         ("My name is José and my TPU hangs", False),  # one accent in a name
+        ("Résumé screening model hangs", False),  # two accents, one word
         ("How do I fix the TPU OOM?", False),
         ("I1206 03:00:00.000 123 step 0 loss 0.16 lr 0.001 throughput 1234.5 examples/sec", False),
     ],

@@ -317,18 +317,21 @@ _LANG_WORD = re.compile(r"(?<![\w.-])[a-zà-ú]+(?![\w-]|\.\w)")
 # while English reports hold no Portuguese. On the labelled reports (675 with a language), this
 # mislabels one (a short pt sentence before a long English gcloud error); counting both alike, 9.
 PT_WEIGHT = 2
+# A word with a Portuguese accent, counted once however many it carries: "Résumé" in an English
+# title is one loan word, not two letters of evidence against the "on" beside it.
+_ACCENTED_WORD = re.compile(r"\w*[ãõçáéíóúâêô]\w*")
 
 
 def lang_scores(text: str) -> tuple[int, int]:
     """The Portuguese and English evidence of a text: (PT_WEIGHT × Portuguese function words +
-    accented letters, English function words)."""
-    words = _LANG_WORD.findall(text.lower())
+    accented words, English function words)."""
+    lowered = text.lower()
+    words = _LANG_WORD.findall(lowered)
     if not words:
         return 0, 0
     pt = sum(1 for w in words if fold(w) in STOP_PT and w not in STOP_EN)
     en = sum(1 for w in words if w in STOP_EN and fold(w) not in STOP_PT)
-    accents = len(re.findall(r"[ãõçáéíóúâêô]", text.lower()))
-    return PT_WEIGHT * pt + accents, en
+    return PT_WEIGHT * pt + len(_ACCENTED_WORD.findall(lowered)), en
 
 
 def detect_lang(text: str) -> str:
@@ -338,7 +341,7 @@ def detect_lang(text: str) -> str:
 
 # What a text must show to be called Portuguese where an answer's language changes because of it
 # (the TUI, which otherwise keeps the person's setting): a Portuguese function word, or two
-# accented letters, not the one accent of a name (José) in an English text
+# accented words, not the one accented name (José) in an English text
 CLEARLY_PORTUGUESE = PT_WEIGHT
 
 
