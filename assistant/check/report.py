@@ -1,5 +1,6 @@
 """Findings as ruff prints them (`path:line:col: CODE message [entry]` and a summary line),
-as JSON, and read back from that text (a pasted `tpu-assist check` output)."""
+as JSON, as GitHub Actions annotations, and read back from that text (a pasted `tpu-assist
+check` output)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,31 @@ LINE = re.compile(
 def text_line(f: Finding, lang: str = "en") -> str:
     entry = f" [{f.entry}]" if f.entry else ""
     return f"{f.where}: {f.code} {f.message(lang)}{entry}"
+
+
+def _escape_data(text: str) -> str:
+    """A GitHub Actions workflow command's message, escaped as the runner reads it."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(f: Finding, lang: str = "en") -> str:
+    """The finding as a GitHub Actions annotation (`::warning file=…,line=…,col=…,title=…::…`),
+    as ruff's `--output-format github` writes them: shown on the line of the pull request's diff.
+    A file that cannot be parsed or read (TPU0xx) is an error, a finding a warning. A notebook's
+    line numbers count within its cells, not the `.ipynb` file's JSON: the annotation names the
+    file alone and the message says where."""
+    level = "error" if f.code.startswith("TPU0") else "warning"
+    props = [f"file={_escape_property(f.path)}"]
+    if f.cell is None:
+        props += [f"line={f.line}", f"col={f.col}"]
+    entry = f" [{f.entry}]" if f.entry else ""
+    props.append(f"title={_escape_property(f'tpu-assist {f.code}{entry}')}")
+    where = f"cell {f.cell}, line {f.line}, col {f.col}: " if f.cell is not None else ""
+    return f"::{level} {','.join(props)}::{_escape_data(where + f.message(lang))}"
 
 
 def summary(findings: list[Finding], files: int, lang: str = "en") -> str:

@@ -105,9 +105,19 @@ def _parser() -> argparse.ArgumentParser:
         "2 on a usage error.",
     )
     chk.add_argument(
-        "paths", nargs="*", metavar="PATH", help="files or directories of .py; '-' reads stdin"
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="files (.py, .ipynb) or directories of them; '-' reads stdin",
     )
-    chk.add_argument("--json", action="store_true", help="print a JSON list of findings")
+    chk.add_argument(
+        "--format",
+        choices=["text", "json", "github"],
+        default=None,
+        help="text (path:line:col: CODE message, the default), json, or github (GitHub Actions "
+        "annotations on the pull request's lines)",
+    )
+    chk.add_argument("--json", action="store_true", help="the same as --format json")
     chk.add_argument(
         "--select",
         action="append",
@@ -283,6 +293,9 @@ def cmd_check(args) -> int:
         return EXIT_OK
     if not args.paths:
         raise UsageError("give files or directories to check, or - for standard input")
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"--json and --format {args.format} ask for two outputs: choose one")
+    fmt = "json" if args.json else args.format or "text"
     try:
         selection = Selection.parse(args.select, args.ignore, RULES)
     except SelectionError as exc:
@@ -296,8 +309,12 @@ def cmd_check(args) -> int:
             report.extend(Report(check_snippet(sys.stdin.buffer.read(), "-", selection), 1))
         else:
             report.extend(check_paths([Path(p)], selection))  # many files: worker processes
-    if args.json:
+    if fmt == "json":
         print(creport.as_json(report.findings, lang))
+    elif fmt == "github":
+        for finding in report.findings:
+            print(creport.github_line(finding, lang))
+        print(creport.summary(report.findings, report.files, lang))
     else:
         for finding in report.findings:
             print(creport.text_line(finding, lang))

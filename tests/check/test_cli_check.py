@@ -54,6 +54,33 @@ def test_findings_print_like_ruff_and_exit_1(capsys, script):
     assert lines[-1] == "Found 3 problem(s) in 1 file(s)."
 
 
+def test_github_format_annotates_the_lines_of_a_pull_request(capsys, tmp_path):
+    """One workflow command per finding, as ruff's `--output-format github`: a finding is a
+    warning on its line, a file that does not parse an error; the path's commas and colons and
+    the message's newlines are escaped as the runner reads them."""
+    odd = tmp_path / "a,b:c"
+    odd.mkdir()
+    path = odd / "train.py"
+    path.write_text(TPU_SCRIPT)
+    bad = tmp_path / "bad.py"
+    bad.write_text("def broken(:\n")
+    code, out, _ = run(capsys, "check", "--format", "github", str(path), str(bad))
+    lines = out.splitlines()
+    escaped = str(path).replace(",", "%2C").replace(":", "%3A")
+    assert code == 1 and lines[-1] == "Found 4 problem(s) in 2 file(s)."
+    assert lines[0] == (
+        f"::warning file={escaped},line=3,col=9,title=tpu-assist TPU202 [tensor-padding]::"
+        "global batch size 100 (BATCH) is not a multiple of 64 (8 per core): the TPU pads every step"
+    )
+    assert [line.split(" ", 1)[0] for line in lines[:-1]] == ["::warning"] * 3 + ["::error"]
+    assert "title=tpu-assist TPU001::" in lines[3] and "\n" not in lines[3]
+
+
+def test_json_and_another_format_is_a_usage_error(capsys, script):
+    code, _, err = run(capsys, "check", "--json", "--format", "github", str(script))
+    assert code == 2 and "choose one" in err
+
+
 def test_clean_exits_0(capsys, tmp_path):
     p = tmp_path / "ok.py"
     p.write_text("import os\nprint(os.getcwd())\n")

@@ -133,6 +133,16 @@ def test_cli_text_and_json_name_the_cell_and_read_back(capsys, tmp_path: Path):
     assert {(f.code, f.cell) for f in parse_output(js)} == {(d["code"], d["cell"]) for d in data}
 
 
+def test_github_format_names_a_notebook_and_says_the_cell_in_the_message(capsys, tmp_path):
+    """A cell's line is not a line of the .ipynb file's JSON: the annotation is on the file."""
+    path = tmp_path / "train.ipynb"
+    path.write_bytes(COLAB)
+    _, out, _ = run(capsys, "check", "--format", "github", str(path))
+    item = next(line for line in out.splitlines() if "TPU104" in line)
+    assert item.startswith(f"::warning file={path},title=tpu-assist TPU104 [dynamic-shape]::")
+    assert "::cell 4, line 8, col " in item and ",line=" not in item
+
+
 def test_code_piped_or_pasted_reads_a_cells_ipython_lines(capsys):
     """`check -` and the TUI take code pasted from a notebook cell: `!pip install` on line 1 is
     not a syntax error, and the lines keep their numbers."""
