@@ -28,6 +28,15 @@ def test_ask_reads_stdin_and_top(run_cli):
     assert r.returncode == 0 and len(data["results"]) == 2
 
 
+def test_ask_reads_a_log_file_named_as_its_argument(run_cli, tmp_path):
+    log = tmp_path / "train.log"
+    log.write_bytes(b"step 1\n" + HBM.encode() + b"\n")
+    data = json.loads(run_cli("ask", "--json", str(log)).stdout)
+    assert data["results"][0]["id"] == "hbm-oom" and not data["abstained"]
+    # the file's own line numbers
+    assert any(k["line"] == 2 and "hbm" in k["text"] for k in data["facts"]["key_lines"])
+
+
 def test_ask_plain_text_and_lang(run_cli):
     r = run_cli("ask", "--lang", "pt", HBM)
     out = r.stdout.decode()

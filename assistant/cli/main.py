@@ -62,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
         "text",
         nargs="?",
         default=None,
-        help="the error, log or description; '-' or nothing reads standard input",
+        help="the error, log or description, or the path of a log file; '-' or nothing reads "
+        "standard input",
     )
     ask.add_argument("--json", action="store_true", help="print one JSON object")
     ask.add_argument(
@@ -233,6 +234,12 @@ def cmd_ask(args) -> int:
         if args.text is None and sys.stdin.isatty():
             raise UsageError("give the error text as an argument, or pipe it on standard input")
         raw: str | bytes = sys.stdin.buffer.read()
+    elif _names_a_file(args.text):
+        # `tpu-assist ask train.log`: the log, not the words "train.log"
+        try:
+            raw = Path(args.text).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{args.text}: {exc.strerror or exc}") from None
     else:
         raw = args.text
     if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):
@@ -243,6 +250,17 @@ def cmd_ask(args) -> int:
     else:
         print(output.answer_text(answer, engine.kb))
     return EXIT_OK
+
+
+def _names_a_file(text: str) -> bool:
+    """The argument is the path of an existing file (one line, no error text around it): `ask`
+    reads the file, as it reads standard input."""
+    if "\n" in text or len(text) > 4096:
+        return False
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def cmd_walk(args) -> int:
