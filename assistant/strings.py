@@ -940,6 +940,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "md.tried": ("Fixes tried", "Correções tentadas"),
     # -- the interactive assistant (tui/): status bar, conversation, modals, keys
     # status bar
+    "file.read": ("Read {path}: {lines} lines", "Lido {path}: {lines} linhas"),
+    "file.too_large": (
+        "{path} is {mb} MB, more than the {limit} MB the assistant reads: run tpu-assist ask on it "
+        "(or check, for a script)",
+        "{path} tem {mb} MB, mais que os {limit} MB que o assistente lê: rode tpu-assist ask nele "
+        "(ou check, para um script)",
+    ),
+    "file.unreadable": ("{path} could not be read: {error}", "{path} não pôde ser lido: {error}"),
+    "file.empty": ("{path} is empty", "{path} está vazio"),
     "status.loading": ("loading model…", "carregando o modelo…"),
     "status.ready": ("ready", "pronto"),
     "status.searching": ("searching…", "buscando…"),
@@ -1517,7 +1526,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.body": (
         "## How it works\n\n"
         "1. Paste an error or log (it arrives as one message) or describe the problem, then "
-        "press **Enter**.\n"
+        "press **Enter**. The path of a log, a script or a notebook (typed, or dropped on the "
+        "terminal) sends the file.\n"
         "2. Read the best match, how confident it is and why. Other candidates are one key away.\n"
         "3. Answer the questions of the guided fix; you get commands and code changes with "
         "your values.\n"
@@ -1543,7 +1553,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "**destructive** deletes or recreates. Sessions are saved in `{data}`.",
         "## Como funciona\n\n"
         "1. Cole um erro ou log (chega como uma só mensagem) ou descreva o problema e tecle "
-        "**Enter**.\n"
+        "**Enter**. O caminho de um log, um script ou um notebook (digitado, ou arrastado para o "
+        "terminal) envia o arquivo.\n"
         "2. Veja a melhor correspondência, a confiança e o porquê. Outros candidatos estão a "
         "uma tecla.\n"
         "3. Responda às perguntas da correção guiada; você recebe comandos e mudanças de "

@@ -6,7 +6,8 @@ Every import counts — at module level, inside a function, under `if TYPE_CHECK
 lazy import is still a dependency. Every module of `assistant/` must be placed in LAYERS (a new
 module fails this test until someone decides where it belongs):
 
-  0 base       paths (where things live), fsutil (durable file writes), strings (the catalogue
+  0 base       paths (where things live), fsutil (durable file writes), named_file (a message
+               that is only a file's path), strings (the catalogue
                of user-facing strings, both languages): no domain knowledge
   1 text       text/* (normalize, parse, tokens, markdown, ids), placeholders (what a value may
                hold: the parser validates the values it extracts), redact (text -> text),
@@ -46,6 +47,7 @@ LAYERS: dict[str, int] = {
     "assistant": BASE,
     "assistant.paths": BASE,
     "assistant.fsutil": BASE,
+    "assistant.named_file": BASE,
     "assistant.strings": BASE,
     "assistant.errors": BASE,
     "assistant.text.": TEXT,

@@ -43,6 +43,24 @@ class Notebook:
 
 def read(data: bytes | str) -> Notebook:
     """The notebook's code cells as one source. Raises NotANotebook."""
+    lines: list[str] = []
+    places: list[tuple[int, int]] = []
+    for number, text in enumerate(_code_cells(data), start=1):
+        for n, line in enumerate(_python_lines(text), start=1):
+            lines.append(line)
+            places.append((number, n))
+    return Notebook("\n".join(lines) + "\n", tuple(places)) if places else Notebook("", ())
+
+
+def code_text(data: bytes | str) -> str:
+    """The notebook's code cells as the person wrote them, one after another (IPython's own lines
+    kept: `python_source` sets them aside where the code is checked, line for line); "" for a
+    notebook in another language or without code. Raises NotANotebook."""
+    return "\n".join(text.rstrip("\n") for text in _code_cells(data))
+
+
+def _code_cells(data: bytes | str) -> list[str]:
+    """The texts of the code cells of a Python notebook ([] for another kernel's language)."""
     try:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -51,18 +69,12 @@ def read(data: bytes | str) -> Notebook:
     if not isinstance(cells, list):
         raise NotANotebook("not a notebook: no list of cells")
     if _language(doc) not in ("", "python"):
-        return Notebook("", ())
-    lines: list[str] = []
-    places: list[tuple[int, int]] = []
-    number = 0
-    for cell in cells:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        number += 1
-        for n, line in enumerate(_python_lines(_text(cell.get("source"))), start=1):
-            lines.append(line)
-            places.append((number, n))
-    return Notebook("\n".join(lines) + "\n", tuple(places))
+        return []
+    return [
+        _text(cell.get("source"))
+        for cell in cells
+        if isinstance(cell, dict) and cell.get("cell_type") == "code"
+    ]
 
 
 def _language(doc: dict[str, object]) -> str:

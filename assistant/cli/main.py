@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .. import paths
+from ..named_file import named_file
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -234,10 +235,10 @@ def cmd_ask(args) -> int:
         if args.text is None and sys.stdin.isatty():
             raise UsageError("give the error text as an argument, or pipe it on standard input")
         raw: str | bytes = sys.stdin.buffer.read()
-    elif _names_a_file(args.text):
+    elif (path := named_file(args.text)) is not None:
         # `tpu-assist ask train.log`: the log, not the words "train.log"
         try:
-            raw = Path(args.text).read_bytes()
+            raw = path.read_bytes()
         except OSError as exc:
             raise UsageError(f"{args.text}: {exc.strerror or exc}") from None
     else:
@@ -250,17 +251,6 @@ def cmd_ask(args) -> int:
     else:
         print(output.answer_text(answer, engine.kb))
     return EXIT_OK
-
-
-def _names_a_file(text: str) -> bool:
-    """The argument is the path of an existing file (one line, no error text around it): `ask`
-    reads the file, as it reads standard input."""
-    if "\n" in text or len(text) > 4096:
-        return False
-    try:
-        return Path(text).is_file()
-    except (OSError, ValueError):
-        return False
 
 
 def cmd_walk(args) -> int:

@@ -50,6 +50,14 @@ class CheckDone(Message):
         self.seq, self.findings = seq, findings
 
 
+class FileRead(Message):
+    """The text of the file a message named (`named_file`), or why it could not be read."""
+
+    def __init__(self, path: str, text: str | None, error: str = "") -> None:
+        super().__init__()
+        self.path, self.text, self.error = path, text, error
+
+
 # -- from the message box (widgets/prompt.py) ------------------------------------------------------
 
 

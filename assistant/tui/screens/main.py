@@ -12,6 +12,7 @@ flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
@@ -27,6 +28,7 @@ from textual.worker import get_current_worker
 
 from ... import history
 from ...errors import WalkError
+from ...named_file import named_file
 from ...placeholders import PlaceholderError
 from ...render import fix_script
 from ...strings import LANGS, t
@@ -537,9 +539,31 @@ class MainScreen(Screen[None]):
                 else:
                     await self.apply_answer(raw)
                 return
+        if (path := named_file(text)) is not None:
+            self.read_file(path)  # a log or a script dragged onto the terminal, or its path typed
+            return
+        await self.route(text)
+
+    async def route(self, text: str) -> None:
+        """A new message: findings for code or `tpu-assist check` output, else a search."""
         if await self.check_turn(text):  # Python code or `tpu-assist check` output (issue 14)
             return
         await self.new_query(text)
+
+    @work(thread=True, exclusive=True, group="read")
+    def read_file(self, path: Path) -> None:
+        """The named file's text, off the UI thread: a notebook's code cells, any other file as
+        text (a log, a script), up to FILE_LIMIT_MB."""
+        self.post_message(messages.FileRead(str(path), *file_text(path, self.lang)))
+
+    @on(messages.FileRead)
+    async def file_read(self, message: messages.FileRead) -> None:
+        if message.text is None:
+            self.notify(message.error, severity="error", markup=False)
+            return
+        lines = len(message.text.splitlines())
+        self.notify(t(self.lang, "file.read", path=message.path, lines=lines), timeout=3)
+        await self.route(message.text)
 
     @on(messages.Pick)
     async def pick(self, message: messages.Pick) -> None:
@@ -898,6 +922,32 @@ class MainScreen(Screen[None]):
         self.update_prompt_mode()
         self.update_context()
         self.set_focus(self.prompt, scroll_visible=False)
+
+
+FILE_LIMIT_MB = 10  # as big a paste as the assistant is tested with
+
+
+def file_text(path: Path, lang: str) -> tuple[str | None, str]:
+    """(the text of the file at `path`, "") or (None, why not, in `lang`): a notebook's code cells
+    as the person wrote them (`check.notebook.code_text`), any other file decoded as text."""
+    from ...check import notebook
+    from ...check.runner import decode
+
+    try:
+        size = path.stat().st_size
+        if size > FILE_LIMIT_MB * 1_000_000:
+            mb = f"{size / 1_000_000:.0f}"
+            return None, t(lang, "file.too_large", path=path, mb=mb, limit=FILE_LIMIT_MB)
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, t(lang, "file.unreadable", path=path, error=exc.strerror or exc)
+    text = decode(data)
+    if path.suffix == ".ipynb":
+        with contextlib.suppress(notebook.NotANotebook):  # else read as the text it is
+            text = notebook.code_text(data)
+    if not text.strip():
+        return None, t(lang, "file.empty", path=path)
+    return text, ""
 
 
 def _parameters(args: str) -> tuple[object, ...]:
