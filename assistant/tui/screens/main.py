@@ -12,7 +12,6 @@ flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
@@ -35,6 +34,7 @@ from ...strings import LANGS, t
 from ...text.parse import clearly_portuguese
 from .. import messages
 from ..bindings import described, hidden_by_language, without_language
+from ..files import file_text
 from ..state import TurnState
 from ..widgets.answer import AnswerView, context_lines
 from ..widgets.conversation import Conversation
@@ -553,7 +553,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="read")
     def read_file(self, path: Path) -> None:
         """The named file's text, off the UI thread: a notebook's code cells, any other file as
-        text (a log, a script), up to FILE_LIMIT_MB."""
+        text (a log, a script), up to FILE_LIMIT_MB (`tui/files.py`)."""
         self.post_message(messages.FileRead(str(path), *file_text(path, self.lang)))
 
     @on(messages.FileRead)
@@ -922,32 +922,6 @@ class MainScreen(Screen[None]):
         self.update_prompt_mode()
         self.update_context()
         self.set_focus(self.prompt, scroll_visible=False)
-
-
-FILE_LIMIT_MB = 10  # as big a paste as the assistant is tested with
-
-
-def file_text(path: Path, lang: str) -> tuple[str | None, str]:
-    """(the text of the file at `path`, "") or (None, why not, in `lang`): a notebook's code cells
-    as the person wrote them (`check.notebook.code_text`), any other file decoded as text."""
-    from ...check import notebook
-    from ...check.runner import decode
-
-    try:
-        size = path.stat().st_size
-        if size > FILE_LIMIT_MB * 1_000_000:
-            mb = f"{size / 1_000_000:.0f}"
-            return None, t(lang, "file.too_large", path=path, mb=mb, limit=FILE_LIMIT_MB)
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, t(lang, "file.unreadable", path=path, error=exc.strerror or exc)
-    text = decode(data)
-    if path.suffix == ".ipynb":
-        with contextlib.suppress(notebook.NotANotebook):  # else read as the text it is
-            text = notebook.code_text(data)
-    if not text.strip():
-        return None, t(lang, "file.empty", path=path)
-    return text, ""
 
 
 def _parameters(args: str) -> tuple[object, ...]:
