@@ -554,7 +554,9 @@ class MainScreen(Screen[None]):
     def read_file(self, path: Path) -> None:
         """The named file's text, off the UI thread: a notebook's code cells, any other file as
         text (a log, a script), up to FILE_LIMIT_MB (`tui/files.py`)."""
-        self.post_message(messages.FileRead(str(path), *file_text(path, self.lang)))
+        text, error = file_text(path, self.lang)
+        if not get_current_worker().is_cancelled:  # a newer path superseded it
+            self.post_message(messages.FileRead(str(path), text, error))
 
     @on(messages.FileRead)
     async def file_read(self, message: messages.FileRead) -> None:
