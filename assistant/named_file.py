@@ -2,7 +2,7 @@
 the terminal (most terminals then paste its path, quoted or with its spaces escaped, some as a
 `file://` address). The assistant reads the file instead of searching for the words of its name.
 
-Pure functions over the file system; no I/O beyond looking the path up and reading it.
+One function; its only I/O is looking the path up (the caller reads the file).
 """
 
 from __future__ import annotations
