@@ -1554,7 +1554,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "## Como funciona\n\n"
         "1. Cole um erro ou log (chega como uma só mensagem) ou descreva o problema e tecle "
         "**Enter**. O caminho de um log, um script ou um notebook (digitado, ou arrastado para o "
-        "terminal) envia o arquivo.\n"
+        "terminal) envia o arquivo; num notebook, o erro salvo é o que se responde.\n"
         "2. Veja a melhor correspondência, a confiança e o porquê. Outros candidatos estão a "
         "uma tecla.\n"
         "3. Responda às perguntas da correção guiada; você recebe comandos e mudanças de "

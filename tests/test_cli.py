@@ -37,6 +37,20 @@ def test_ask_reads_a_log_file_named_as_its_argument(run_cli, tmp_path):
     assert any(k["line"] == 2 and "hbm" in k["text"] for k in data["facts"]["key_lines"])
 
 
+def test_ask_reads_the_errors_a_notebook_saved(run_cli, tmp_path):
+    from notebooks import cell, failed_notebook, notebook_bytes
+
+    failed = tmp_path / "failed.ipynb"
+    failed.write_bytes(failed_notebook())
+    data = json.loads(run_cli("ask", "--json", str(failed)).stdout)
+    assert data["results"][0]["id"] == "hbm-oom" and not data["abstained"]
+    clean = tmp_path / "clean.ipynb"
+    clean.write_bytes(notebook_bytes(cell("import jax\n")))
+    r = run_cli("ask", str(clean))
+    assert r.returncode == 2 and b"no cell saved an error" in r.stderr
+    assert b"tpu-assist check" in r.stderr and b"Traceback" not in r.stderr
+
+
 def test_ask_plain_text_and_lang(run_cli):
     r = run_cli("ask", "--lang", "pt", HBM)
     out = r.stdout.decode()

@@ -17,6 +17,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..text.normalize import strip_ansi
+
 # Cell magics whose body is still Python (the magic line alone is blanked)
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 
@@ -59,8 +61,27 @@ def code_text(data: bytes | str) -> str:
     return "\n".join(text.rstrip("\n") for text in _code_cells(data))
 
 
-def _code_cells(data: bytes | str) -> list[str]:
-    """The texts of the code cells of a Python notebook ([] for another kernel's language)."""
+def error_text(data: bytes | str) -> str:
+    """The errors a notebook saved in its outputs, as the person saw them: each error output's
+    traceback (Jupyter keeps it with the terminal's colours, taken out here), or its `ename:
+    evalue` where it kept no traceback, one after another; "" when no cell failed. What a person
+    who downloads a failed Colab notebook wants answered. Raises NotANotebook."""
+    parts: list[str] = []
+    for cell in _document(data)[1]:
+        outputs = cell.get("outputs") if cell.get("cell_type") == "code" else None
+        for out in outputs if isinstance(outputs, list) else []:
+            if not isinstance(out, dict) or out.get("output_type") != "error":
+                continue
+            trace = out.get("traceback")
+            lines = [x for x in trace if isinstance(x, str)] if isinstance(trace, list) else []
+            if not lines:
+                lines = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
+            parts.append(strip_ansi("\n".join(lines)).strip("\n"))
+    return "\n\n".join(parts)
+
+
+def _document(data: bytes | str) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """The notebook as JSON and its cells (the dicts among them). Raises NotANotebook."""
     try:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -68,13 +89,15 @@ def _code_cells(data: bytes | str) -> list[str]:
     cells = doc.get("cells") if isinstance(doc, dict) else None
     if not isinstance(cells, list):
         raise NotANotebook("not a notebook: no list of cells")
+    return doc, [cell for cell in cells if isinstance(cell, dict)]
+
+
+def _code_cells(data: bytes | str) -> list[str]:
+    """The texts of the code cells of a Python notebook ([] for another kernel's language)."""
+    doc, cells = _document(data)
     if _language(doc) not in ("", "python"):
         return []
-    return [
-        _text(cell.get("source"))
-        for cell in cells
-        if isinstance(cell, dict) and cell.get("cell_type") == "code"
-    ]
+    return [_text(cell.get("source")) for cell in cells if cell.get("cell_type") == "code"]
 
 
 def _language(doc: dict[str, object]) -> str:

@@ -241,6 +241,8 @@ def cmd_ask(args) -> int:
             raw = path.read_bytes()
         except OSError as exc:
             raise UsageError(f"{args.text}: {exc.strerror or exc}") from None
+        if path.suffix == ".ipynb":
+            raw = _notebook_errors(raw, args.text)
     else:
         raw = args.text
     if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):
@@ -251,6 +253,23 @@ def cmd_ask(args) -> int:
     else:
         print(output.answer_text(answer, engine.kb))
     return EXIT_OK
+
+
+def _notebook_errors(data: bytes, name: str) -> str | bytes:
+    """What `ask` reads of a notebook: the errors its outputs saved (a failed Colab run,
+    downloaded); a file that is no notebook is read as it is."""
+    from ..check import notebook
+
+    try:
+        errors = notebook.error_text(data)
+    except notebook.NotANotebook:
+        return data
+    if not errors:
+        raise UsageError(
+            f"{name}: no cell saved an error in its outputs; "
+            f"tpu-assist check {name} checks its code"
+        )
+    return errors
 
 
 def cmd_walk(args) -> int:

@@ -1,5 +1,6 @@
 """The text of a file a message named (`assistant.named_file`), as the TUI shows and routes it:
-a notebook's code cells as the person wrote them, any other file (a log, a script) decoded as text.
+a notebook's saved errors (searched) or, where no cell failed, its code cells as the person wrote
+them (checked); any other file (a log, a script) decoded as text.
 Called from a thread worker of the main screen; returns values, never raises."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ FILE_LIMIT_MB = 10  # as big a paste as the assistant is tested with
 
 
 def file_text(path: Path, lang: str) -> tuple[str | None, str]:
-    """(the text of the file at `path`, "") or (None, why not, in `lang`): a notebook's code cells
-    as the person wrote them (`check.notebook.code_text`), any other file decoded as text."""
+    """(the text of the file at `path`, "") or (None, why not, in `lang`): a notebook's saved
+    errors (`check.notebook.error_text`) or else its code cells (`code_text`), any other file
+    decoded as text."""
     from ..check import notebook
     from ..check.runner import decode
 
@@ -29,7 +31,8 @@ def file_text(path: Path, lang: str) -> tuple[str | None, str]:
     text = decode(data)
     if path.suffix == ".ipynb":
         with contextlib.suppress(notebook.NotANotebook):  # else read as the text it is
-            text = notebook.code_text(data)
+            # a failed run's saved errors are what to answer; without any, the code to check
+            text = notebook.error_text(data) or notebook.code_text(data)
     if not text.strip():
         return None, t(lang, "file.empty", path=path)
     return text, ""

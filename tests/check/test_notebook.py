@@ -11,20 +11,9 @@ import pytest
 from assistant.check import notebook
 from assistant.check.report import parse_output, text_line
 from assistant.check.runner import check_notebook, check_paths, check_snippet, check_source
+from notebooks import cell, failed_notebook, notebook_bytes
 
 from .test_cli_check import run
-
-
-def cell(source: str, kind: str = "code") -> dict:
-    lines = source.splitlines(keepends=True)  # as nbformat stores a cell: lines with their ends
-    extra = {"outputs": [], "execution_count": None} if kind == "code" else {}
-    return {"cell_type": kind, "metadata": {}, "source": lines, **extra}
-
-
-def notebook_bytes(*cells: dict) -> bytes:
-    doc = {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    return json.dumps(doc).encode()
-
 
 # A Colab notebook as people write them: shell and line magics, a %%bash cell, markdown between
 COLAB = notebook_bytes(
@@ -131,6 +120,16 @@ def test_cli_text_and_json_name_the_cell_and_read_back(capsys, tmp_path: Path):
     data = json.loads(js)
     assert {d["cell"] for d in data} == {2, 4}
     assert {(f.code, f.cell) for f in parse_output(js)} == {(d["code"], d["cell"]) for d in data}
+
+
+def test_a_notebooks_saved_errors_are_read_without_their_colours():
+    text = notebook.error_text(failed_notebook())
+    assert "\x1b" not in text and "Epoch 1/10" not in text  # the error, not other output
+    assert text.splitlines()[-1].startswith("ResourceExhaustedError: Ran out of memory")
+    assert notebook.error_text(failed_notebook(traceback=None)) == "ResourceExhaustedError: Ran out"
+    assert notebook.error_text(COLAB) == ""  # no cell failed
+    with pytest.raises(notebook.NotANotebook):
+        notebook.error_text(b"print(1)")
 
 
 def test_github_format_names_a_notebook_and_says_the_cell_in_the_message(capsys, tmp_path):

@@ -87,6 +87,22 @@ async def test_a_notebook_path_checks_its_code_cells(fast_engine, tmp_path):
 
 
 @aio
+async def test_a_failed_notebook_is_answered_from_its_saved_error(fast_engine, tmp_path):
+    from notebooks import failed_notebook
+
+    book = tmp_path / "failed.ipynb"
+    book.write_bytes(failed_notebook())
+    app = app_for(fast_engine, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await send(pilot, str(book))
+        screen = app.screen
+        assert "Ran out of memory in memory space hbm" in screen.query_one(UserMessage).text
+        assert not screen.query(FindingsView)  # searched, not checked
+        assert screen.turn.answer is not None and screen.turn.answer.results[0].id == "hbm-oom"
+
+
+@aio
 async def test_a_path_to_nothing_or_an_empty_file_keeps_the_session(fast_engine, tmp_path):
     empty = tmp_path / "empty.log"
     empty.write_text("  \n")
