@@ -1527,7 +1527,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "## How it works\n\n"
         "1. Paste an error or log (it arrives as one message) or describe the problem, then "
         "press **Enter**. The path of a log, a script or a notebook (typed, or dropped on the "
-        "terminal) sends the file.\n"
+        "terminal) sends the file; a notebook's saved error is what gets answered.\n"
         "2. Read the best match, how confident it is and why. Other candidates are one key away.\n"
         "3. Answer the questions of the guided fix; you get commands and code changes with "
         "your values.\n"
