@@ -911,6 +911,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cli.yours": (" (your entry)", " (entrada sua)"),
     "cli.next": ("Guided fix", "Correção guiada"),
+    "cli.ask_script": (
+        "{path} is a Python script: searched for the problem its words describe; "
+        "tpu-assist check {path} finds the guide's problems in its code",
+        "{path} é um script Python: busquei o problema que as palavras dele descrevem; "
+        "tpu-assist check {path} encontra os problemas do guia no código",
+    ),
     "cli.check": ("Check", "Verificação"),
     "cli.unfilled": ("Fill in", "Preencha"),
     "cli.risk": ("risk", "risco"),

@@ -37,6 +37,14 @@ def test_ask_reads_a_log_file_named_as_its_argument(run_cli, tmp_path):
     assert any(k["line"] == 2 and "hbm" in k["text"] for k in data["facts"]["key_lines"])
 
 
+def test_ask_on_a_script_points_to_check(run_cli, tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import jax\nprint(jax.devices())\n")
+    r = run_cli("ask", "--json", str(script))
+    assert r.returncode == 0 and "results" in json.loads(r.stdout)  # stdout stays one JSON
+    assert f"tpu-assist check {script}".encode() in r.stderr
+
+
 def test_ask_reads_the_errors_a_notebook_saved(run_cli, tmp_path):
     from notebooks import cell, failed_notebook, notebook_bytes
 

@@ -243,6 +243,12 @@ def cmd_ask(args) -> int:
             raise UsageError(f"{args.text}: {exc.strerror or exc}") from None
         if path.suffix == ".ipynb":
             raw = _notebook_errors(raw, args.text)
+        elif path.suffix == ".py":
+            # searched as asked; the code's own problems are `check`'s to find
+            from ..strings import t
+
+            hint = t(_lang(args) or "en", "cli.ask_script", path=args.text)
+            print(f"tpu-assist: note: {hint}", file=sys.stderr)
     else:
         raw = args.text
     if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):
