@@ -28,11 +28,13 @@ def file_text(path: Path, lang: str) -> tuple[str | None, str]:
         data = path.read_bytes()
     except OSError as exc:
         return None, t(lang, "file.unreadable", path=path, error=exc.strerror or exc)
-    text = decode(data)
+    text = None
     if path.suffix == ".ipynb":
         with contextlib.suppress(notebook.NotANotebook):  # else read as the text it is
             # a failed run's saved errors are what to answer; without any, the code to check
             text = notebook.error_text(data) or notebook.code_text(data)
+    if text is None:
+        text = decode(data)
     if not text.strip():
         return None, t(lang, "file.empty", path=path)
     return text, ""

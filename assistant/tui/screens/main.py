@@ -552,8 +552,8 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="read")
     def read_file(self, path: Path) -> None:
-        """The named file's text, off the UI thread: a notebook's code cells, any other file as
-        text (a log, a script), up to FILE_LIMIT_MB (`tui/files.py`)."""
+        """The named file's text, off the UI thread (`tui/files.py`: a notebook's saved errors
+        or else its code cells, any other file as text, up to FILE_LIMIT_MB)."""
         text, error = file_text(path, self.lang)
         if not get_current_worker().is_cancelled:  # a newer path superseded it
             self.post_message(messages.FileRead(str(path), text, error))
