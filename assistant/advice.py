@@ -294,6 +294,81 @@ def hbm(value: float, variables: dict[str, str]) -> Advice:
     return a
 
 
+def _device_is(gen: tpu_generations.Generation, lang: str) -> str:
+    """What one device of the generation is: a core (v2, v3), a megacore chip, or a chip."""
+    if gen.devices_per_chip > 1:
+        return t(lang, "advice.describe.device.core")
+    if gen.megacore:
+        return t(lang, "advice.describe.device.megacore")
+    return t(lang, "advice.describe.device.chip")
+
+
+def _slice_figures(s: Slice, lang: str) -> str:
+    """'v5e-8 (v5e): chips: 8; TensorCores per chip: 1; …' — a slice's hardware, in words."""
+    return t(
+        lang,
+        "advice.describe.slice",
+        accelerator_type=s.accelerator_type,
+        generation=s.gen.name,
+        chips=s.chips,
+        cores=s.gen.cores_per_chip,
+        chip_gib=_num(s.gen.hbm_gib_per_chip),
+        total_gib=_num(s.chips * s.gen.hbm_gib_per_chip),
+        hosts=s.hosts,
+        devices=s.devices,
+        device_gib=_num(s.hbm_gib_per_device),
+        device=_device_is(s.gen, lang),
+    )
+
+
+def _generation_figures(gen: tpu_generations.Generation, lang: str) -> str:
+    """'v5p: TensorCores per chip: 2; HBM per chip: 95 GiB; …' — a generation's chip, in words."""
+    example = tpu_generations.parse_type(gen.default_type)
+    assert example is not None
+    chips = gen.suffix_counts_chips
+    return t(
+        lang,
+        "advice.describe.generation",
+        generation=gen.name,
+        cores=gen.cores_per_chip,
+        chip_gib=_num(gen.hbm_gib_per_chip),
+        mxu=gen.mxu,
+        device=_device_is(gen, lang),
+        counts=t(lang, "advice.unit.chips") if chips else t(lang, "advice.describe.cores"),
+        example=example.accelerator_type,
+        example_chips=example.chips,
+        host_chips=gen.single_host_chips,
+    )
+
+
+def describe(types: list[str], lang: str) -> str:
+    """What the TPU types or generations a person named have — chips, TensorCores, HBM, hosts,
+    devices — from the public figures (`tpu_generations`), for a question about the hardware
+    (`text.outside`, kind `hardware`). A type that does not parse counts as its generation; with
+    none named, every generation's chip in short."""
+    said: list[str] = []
+    for name in types:
+        s = tpu_generations.parse_type(name)
+        gen = s.gen if s else tpu_generations.generation(name.split("-")[0])
+        if s is not None:
+            said.append(_slice_figures(s, lang))
+        elif gen is not None:
+            said.append(_generation_figures(gen, lang))
+    if not said:
+        chips = [
+            t(
+                lang,
+                "advice.describe.chip",
+                generation=g.name,
+                cores=g.cores_per_chip,
+                chip_gib=_num(g.hbm_gib_per_chip),
+            )
+            for g in tpu_generations.GENERATIONS.values()
+        ]
+        return t(lang, "advice.describe.all", chips="; ".join(chips))
+    return " · ".join(dict.fromkeys(said))
+
+
 # The variables each advisor may set, so the linter can tell which placeholders a fix may use
 # (tests/test_walk.py checks that every advisor sets only these).
 ADVISOR_OUTPUTS = {

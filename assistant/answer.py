@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .advice import describe
 from .strings import t
 from .text.domain import tpu_host_only
 from .text.outside import KINDS
@@ -116,7 +117,10 @@ def outside_notes(outside: dict[str, Any], lang: str, note_lang: str = "en") -> 
     with what to check instead. A kind this version does not know (a history written by a later
     one) is told as an installation problem."""
     note, say = OUTSIDE_NOTES.get(outside.get("kind", ""), OUTSIDE_NOTES["install"])
-    return t(note_lang, note, **outside), t(lang, say, **outside)
+    values = dict(outside)
+    if outside.get("kind") == "hardware":  # the figures of the types it asks about
+        values["figures"] = describe(list(outside.get("types") or []), lang)
+    return t(note_lang, note, **values), t(lang, say, **values)
 
 
 def own_refusal(facts: Facts, lang: str, note_lang: str = "en") -> tuple[str, str] | None:

@@ -38,8 +38,8 @@ An input mostly in a script nothing here reads is abstained on unless a specific
 settled it (`unread`); so is a report whose decisive line names a problem the guide does not cover:
 installing the software, TPU capacity or quota, a local path given to the TPU, a NaN loss
 (`outside_guide`); so is a short input whose meaning is close to none of its answer's texts, with
-no signature or profile figure to go on (`off_topic`: "what is the difference between v5e and
-v5p?").
+no signature or profile figure to go on (`off_topic`: "how do I label a v4-8 TPU VM for my
+team?").
 
 Also here: the rule that lets decisive signatures answer without the embedding model
 (`decisive`), and the assembly of a ranking's confidences (`rank`). The parameters are a typed
@@ -401,12 +401,13 @@ def off_topic(retrieval: Retrieval, top: Scored) -> bool:
     """A short input (one question or remark: SHORT_INPUT_WORDS words at most), with no
     specific signature and no profile figures, whose meaning is close to none of the answer's
     entry's texts (best cosine under RELATED_COSINE): the few words it shares with the entry (a TPU
-    type, a number, "per") are not what it asks about. "What is the difference between v5e and
-    v5p?" shares the generations with the HBM table of hbm-oom, "can I use a TPU v4 with Docker?"
-    a word with gcloud's component manager; the confidence model, whose out-of-scope training
-    inputs name no TPU, answered both with confidence. Short questions about an entry's own problem
-    reach 0.5 and more ("how do I see libtpu logs?", "my jax jit keeps recompiling"). The
-    assistant abstains and says what it covers (the answer's notes)."""
+    type, a number, "per") are not what it asks about. "How do I label a v4-8 TPU VM for my
+    team?" shares the TPU type with the HBM table of hbm-oom (as "what is the difference between
+    v5e and v5p?" did, a question about the hardware now: `text.outside`), "can I use a TPU v4
+    with Docker?" a word with gcloud's component manager; the confidence model, whose
+    out-of-scope training inputs name no TPU, answered them with confidence. Short questions
+    about an entry's own problem reach 0.5 and more ("how do I see libtpu logs?", "my jax jit
+    keeps recompiling"). The assistant abstains and says what it covers (the answer's notes)."""
     facts = retrieval.facts
     return (
         retrieval.used_dense

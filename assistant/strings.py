@@ -156,6 +156,43 @@ STRINGS: dict[str, tuple[str, str]] = {
         "um dispositivo megacore de 2 TensorCores",
     ),
     "advice.hbm.device.tensorcore": ("one TensorCore", "um TensorCore"),
+    # what a TPU type or generation has (advice.describe), quoted by the note on a question
+    # about the hardware (answer.note_outside.hardware)
+    "advice.describe.slice": (
+        "{accelerator_type} ({generation}): chips: {chips}; TensorCores per chip: {cores}; HBM: "
+        "{chip_gib} GiB per chip, {total_gib} GiB in all; host VMs: {hosts}; devices JAX and "
+        "PyTorch/XLA see: {devices} of {device_gib} GiB (a device is {device})",
+        "{accelerator_type} ({generation}): chips: {chips}; TensorCores por chip: {cores}; HBM: "
+        "{chip_gib} GiB por chip, {total_gib} GiB ao todo; VMs host: {hosts}; dispositivos que "
+        "JAX e PyTorch/XLA veem: {devices} de {device_gib} GiB (um dispositivo é {device})",
+    ),
+    "advice.describe.generation": (
+        "{generation}: TensorCores per chip: {cores}; HBM per chip: {chip_gib} GiB; a device "
+        "JAX and PyTorch/XLA see is {device}; matrix unit {mxu}×{mxu}; the number in its "
+        "accelerator type counts {counts} ({example} = {example_chips} chips); one host VM "
+        "drives up to {host_chips} chips",
+        "{generation}: TensorCores por chip: {cores}; HBM por chip: {chip_gib} GiB; um "
+        "dispositivo que JAX e PyTorch/XLA veem é {device}; unidade de matriz {mxu}×{mxu}; o "
+        "número do tipo de acelerador conta {counts} ({example} = {example_chips} chips); uma "
+        "VM host comanda até {host_chips} chips",
+    ),
+    "advice.describe.device.core": ("one TensorCore, half a chip", "um TensorCore, meio chip"),
+    "advice.describe.device.megacore": (
+        "one chip, its 2 TensorCores fused into one megacore",
+        "um chip, com os 2 TensorCores fundidos num megacore",
+    ),
+    "advice.describe.device.chip": ("one chip", "um chip"),
+    "advice.describe.cores": ("TensorCores", "TensorCores"),
+    "advice.describe.chip": (
+        "{generation} (TensorCores: {cores}, HBM: {chip_gib} GiB)",
+        "{generation} (TensorCores: {cores}, HBM: {chip_gib} GiB)",
+    ),
+    "advice.describe.all": (
+        "per chip, {chips} — name the accelerator type (v5litepod-8, v4-32 …) for its chips, "
+        "hosts and devices",
+        "por chip, {chips} — informe o tipo de acelerador (v5litepod-8, v4-32 …) para ver seus "
+        "chips, hosts e dispositivos",
+    ),
     # -- the notes of an answer (engine.py). Part of the `ask --json` contract: the engine always
     # reads them in English, whatever the answer's language.
     "note.truncated": (
@@ -227,6 +264,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "behind tpu-assist does not cover",
         "a linha {line} pergunta onde um tipo de TPU é oferecido (“{text}”), o que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.hardware": (
+        "line {line} asks what a TPU type has (“{text}”), which the troubleshooting guide behind "
+        "tpu-assist does not cover",
+        "a linha {line} pergunta o que um tipo de TPU tem (“{text}”), o que o guia de solução de "
+        "problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.capacity": (
         "line {line} reads like a capacity or quota limit (“{text}”), which the troubleshooting "
@@ -1240,6 +1283,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "lista cada geração por zona. Um tipo que a zona oferece ainda pode ficar sem capacidade "
         "por um tempo: tente então outra das suas zonas, ou um recurso enfileirado (queued "
         "resource).",
+    ),
+    "answer.note_outside.hardware": (
+        "Line {line} asks what a TPU type has (“{text}”), which the guide I answer from does not "
+        "cover. The public figures I know: {figures}. The Cloud TPU documentation's page for "
+        "each generation gives the rest (peak FLOPS, interconnect, topologies).",
+        "A linha {line} pergunta o que um tipo de TPU tem (“{text}”), o que o guia em que me "
+        "baseio não cobre. Os números públicos que conheço: {figures}. A página de cada geração na "
+        "documentação do Cloud TPU traz o resto (FLOPS de pico, interconexão, topologias).",
     ),
     "answer.note_outside.capacity": (
         "Line {line} reads like a capacity or quota limit (“{text}”), which the guide I answer "

@@ -201,7 +201,9 @@ OFF_TOPIC = t("en", "note.off_topic")
 @pytest.mark.parametrize(
     "text",
     [
-        "what is the difference between v5e and v5p?",
+        # ("what is the difference between v5e and v5p?" was one: it is a question about the
+        # hardware now, refused with the figures of both: tests/test_outside.py)
+        "how do I label a v4-8 TPU VM for my team?",
         # (Docker was one until tpu-connection gained its container fix; it is answered now)
         "can I attach a persistent disk to a TPU v4 VM?",
         "Checkpointing with orbax on a v5p-128 takes 20 minutes per save",

@@ -132,6 +132,17 @@ OFFERING = [
     "em quais zonas tem v5p?",
     "a v6e está disponível na us-east5-b?",
 ]
+# what a TPU type or generation has, or how two differ (the note quotes the figures)
+HARDWARE = [
+    "how many TPU chips do I get in a v5e-8?",
+    "How many devices does jax see on a v4-8?",
+    "how many hosts does a v4-32 have",
+    "What are the differences between TPU v4 and v5p?",
+    "what is the peak bf16 TFLOPS of a v5p chip",
+    "quantos núcleos tem uma TPU v4-8?",
+    "qual a diferença entre a v5e e a v5p?",
+    "quantos TFLOPS tem a v6e?",
+]
 DISK_FULL = [
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
     "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
@@ -234,6 +245,20 @@ NOT_OUTSIDE = [
     # the TPU's own logs filling the disk: the debug-logs entry's subject
     "TPU logs were filling up disk space on the worker nodes and jobs failed",
     "os logs da TPU encheram o disco de boot da VM",
+    # what the person's run uses, needs or shares, and the HBM a core or chip has (hbm-oom's
+    # own question): not a question about the hardware
+    "how much HBM does one v4 chip have?",
+    "quanta memória HBM tem cada núcleo da TPU v3?",
+    "how much memory does my model need on a v3-8?",
+    "how many examples per core should each TPU core get in a batch?",
+    "how many cores should I use for a 7B model on TPU",
+    "how many TPU cores are used by my model?",
+    "how many devices share the batch on a v4-8?",
+    "quantos exemplos por núcleo na TPU?",
+    "huge performance difference between v3-8 and v4-8 with the same code",
+    "my MFU is 20% of peak TFLOPS on v5e",
+    "how many steps per execution should I use on TPU",
+    "how many cores does my laptop have?",
     # a disk named without saying it is full
     "fill the disk cache before the run so the first epoch is not slow",
     # a cost in step time, a precision's price, a free tier named in passing: not about money
@@ -344,6 +369,7 @@ def _outside(text: str):
         *[("create_request", x) for x in CREATE_REQUEST],
         *[("billing", x) for x in BILLING],
         *[("offering", x) for x in OFFERING],
+        *[("hardware", x) for x in HARDWARE],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
@@ -568,6 +594,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (REGRESSION_REPORT, "regression", "says the problem began with a new release"),
         (SCRATCH_MEMORY_REPORT, "scratch_memory", "on-chip scratch memory"),
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
+        ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):
@@ -676,6 +703,36 @@ def test_the_note_is_in_the_answers_language(lang):
     storage = abstention_note(parse(normalize(STORAGE_REPORT)), lang)
     assert storage is not None and "gs://BUCKET" in storage
     assert ("learning rate" if lang == "en" else "taxa de aprendizado") in nan
+
+
+def test_a_question_about_the_hardware_names_the_types_it_asks_about():
+    assert _outside("what is the difference between TPU v4 and v5litepod-16, or the V4?")[
+        "types"
+    ] == [
+        "v4",
+        "v5litepod-16",
+    ]
+    assert _outside("how many chips does a TPU have?")["types"] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_note_on_a_hardware_question_gives_the_figures_of_the_types_named(lang):
+    def hint(*types: str) -> str:
+        outside = {"kind": "hardware", "text": "how many chips", "line": 1, "types": list(types)}
+        return outside_notes(outside, lang)[1]
+
+    pod = hint("v4-32")  # 16 chips of 32 GiB on 4 hosts, each chip one device
+    assert "v4-32 (v4): chips: 16;" in pod and ": 4;" in pod and "512 GiB" in pod
+    assert "16 de 32 GiB" in pod if lang == "pt" else "16 of 32 GiB" in pod
+    v3 = hint("v3-8")  # each core its own device, half a chip's HBM
+    assert "chips: 4;" in v3 and ("8 de 16 GiB" if lang == "pt" else "8 of 16 GiB") in v3
+    both = hint("v5e", "v5p")  # generations alone: the chip, and what the type's number counts
+    assert "v5e: TensorCores" in both and "v5p: TensorCores" in both and "95 GiB" in both
+    assert "v5litepod-8 = 8 chips" in both and "v5p-8 = 4 chips" in both
+    every = hint()  # nothing named: every generation's chip, and what to give
+    assert all(g in every for g in ("v2 (", "v3 (", "v4 (", "v5e (", "v5p (", "v6e ("))
+    assert "v5litepod-8" in every
+    assert hint("v3-7") == hint("v3")  # a type that does not parse counts as its generation
 
 
 @pytest.mark.parametrize("kind", KINDS)

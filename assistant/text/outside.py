@@ -14,8 +14,9 @@ file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`
 (`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a launcher
 was asked for a process count the TPU host does not split into (`process_count`), that gcloud
 refused the arguments of a request to create a TPU (`create_request`), that a disk is full
-(`disk_full`), that the question is about what a TPU costs or what was billed (`billing`), or
-where a TPU type is offered (`offering`: "is v5e available in europe-west4?").
+(`disk_full`), that the question is about what a TPU costs or what was billed (`billing`),
+where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), or what a TPU type
+has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?").
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -75,6 +76,22 @@ class _Rule(NamedTuple):
     pattern: re.Pattern[str]
     # a line the pattern matches but that says something putting it back in the guide
     unless: re.Pattern[str] | None = None
+    # what the line must also say, anywhere, for the pattern to count
+    requires: re.Pattern[str] | None = None
+
+
+# A TPU generation or accelerator type as people write it: "v5e-8", "v5litepod-16", "TPU v4",
+# "v6e" (`tpu_generations` knows each; "IPv4" or "uuid4" are not one)
+_GENERATION = r"v(?:2|3|4|5e|5p|5litepod|5lite|6e)"
+TPU_TYPE = re.compile(r"\b" + _GENERATION + r"(?:-\d+)?\b", re.I)
+# the line is about a TPU: it names one, a generation or a slice
+_NAMES_A_TPU = re.compile(r"\bTPUs?\b|\bslices?\b|\bfatias?\b|" + TPU_TYPE.pattern, re.I)
+# how much of a thing the person's own run uses or needs, not what the hardware has
+_OWN_USE = (
+    r"\b(?:use[sd]?|using|take[sn]?|taking|consume[sd]?|need(?:s|ed)?|should|would|my|our|"
+    r"the model|share[sd]?|split|usa|usando|usad[oa]s?|consome|ocupa|precis[oa]|devo|deveria|"
+    r"meu|minha|o modelo|dividem|divide)\b"
+)
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -209,6 +226,30 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:qual|quais|minha|essa|esta)\s+(?:zona|regi[ãa]o))",
             re.I,
         ),
+    ),
+    _Rule(
+        # what a TPU type or generation has — its chips, cores, devices or hosts, its peak
+        # FLOPS — or how two generations differ: a question for each generation's figures
+        # (`tpu_generations`, which the answer's note quotes), not a TPU that misbehaves. It was
+        # answered as hbm-oom, whose table shares "chip", "v4" and "cores", or as a connection
+        # problem. Not what the person's run uses, needs or shares ("how many cores should I use",
+        # "how many devices share the batch on a v4-8?", "how many examples per core"), and only
+        # where the line names a TPU. How much HBM a core or a chip has is hbm-oom's own question
+        # (the guide's figures, and the walk's for the accelerator type), so it stays there.
+        "hardware",
+        re.compile(
+            r"\bhow many (?:TPU |tensor ?)?(?:chips|cores|TensorCores|devices|hosts|host VMs)\b"
+            r"(?![^\n?]{0,30}" + _OWN_USE + r")|"
+            r"\b(?:what(?:'s| is| are)|explain)\b[^\n?]{0,12}?\bdifferences?\b[^\n?]{0,20}?"
+            r"\bbetween (?:(?:the|a|an|TPU|TPUs|Cloud)\s+){0,3}" + _GENERATION + r"\b|"
+            r"\b(?:what(?:'s| is| are)|how many)\b[^\n?]{0,30}?\b[TP]?FLOPS\b|"
+            r"\bquant[oa]s (?:TPU |tensor ?)?(?:chips|n[úu]cleos|cores|TensorCores|dispositivos|"
+            r"hosts|VMs)\b(?![^\n?]{0,30}" + _OWN_USE + r")|"
+            r"\bdiferen[çc]as? entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}" + _GENERATION + r"\b|"
+            r"\bquantos [TP]?FLOPS\b",
+            re.I,
+        ),
+        requires=_NAMES_A_TPU,
     ),
     _Rule(
         "capacity",
@@ -414,6 +455,15 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
             continue
         for rule in _RULES:
             m = rule.pattern.search(key["text"])
-            if m and not (rule.unless and rule.unless.search(key["text"])):
-                return {"kind": rule.kind, "text": m.group(0), "line": key["line"]}
+            if not m or (rule.unless and rule.unless.search(key["text"])):
+                continue
+            if rule.requires and not rule.requires.search(key["text"]):
+                continue
+            found = {"kind": rule.kind, "text": m.group(0), "line": key["line"]}
+            if rule.kind == "hardware":
+                # the types and generations it asks about, for the note's figures
+                found["types"] = list(
+                    dict.fromkeys(t.lower() for t in TPU_TYPE.findall(key["text"]))
+                )
+            return found
     return None
