@@ -257,6 +257,9 @@ NOT_OUTSIDE = [
     "quantos exemplos por núcleo na TPU?",
     "huge performance difference between v3-8 and v4-8 with the same code",
     "my MFU is 20% of peak TFLOPS on v5e",
+    "what's my model's FLOPS utilization on v5e?",
+    "what is the FLOPS utilization on a v5e-8",
+    "quantos TFLOPS meu modelo usa na v5e?",
     "how many steps per execution should I use on TPU",
     "how many cores does my laptop have?",
     # a disk named without saying it is full

@@ -83,9 +83,9 @@ class _Rule(NamedTuple):
 # A TPU generation or accelerator type as people write it: "v5e-8", "v5litepod-16", "TPU v4",
 # "v6e" (`tpu_generations` knows each; "IPv4" or "uuid4" are not one)
 _GENERATION = r"v(?:2|3|4|5e|5p|5litepod|5lite|6e)"
-TPU_TYPE = re.compile(r"\b" + _GENERATION + r"(?:-\d+)?\b", re.I)
+_TPU_TYPE = re.compile(r"\b" + _GENERATION + r"(?:-\d+)?\b", re.I)
 # the line is about a TPU: it names one, a generation or a slice
-_NAMES_A_TPU = re.compile(r"\bTPUs?\b|\bslices?\b|\bfatias?\b|" + TPU_TYPE.pattern, re.I)
+_NAMES_A_TPU = re.compile(r"\bTPUs?\b|\bslices?\b|\bfatias?\b|" + _TPU_TYPE.pattern, re.I)
 # how much of a thing the person's own run uses or needs, not what the hardware has
 _OWN_USE = (
     r"\b(?:use[sd]?|using|take[sn]?|taking|consume[sd]?|need(?:s|ed)?|should|would|my|our|"
@@ -242,11 +242,13 @@ _RULES: tuple[_Rule, ...] = (
             r"(?![^\n?]{0,30}" + _OWN_USE + r")|"
             r"\b(?:what(?:'s| is| are)|explain)\b[^\n?]{0,12}?\bdifferences?\b[^\n?]{0,20}?"
             r"\bbetween (?:(?:the|a|an|TPU|TPUs|Cloud)\s+){0,3}" + _GENERATION + r"\b|"
-            r"\b(?:what(?:'s| is| are)|how many)\b[^\n?]{0,30}?\b[TP]?FLOPS\b|"
+            # peak FLOPS, not how many of them the person's model reaches (low-mxu's MFU)
+            r"\b(?:what(?:'s| is| are)|how many)\b(?![^\n?]{0,30}" + _OWN_USE + r")[^\n?]{0,30}?"
+            r"\b[TP]?FLOPS\b(?!\s*(?:utili[sz]ation|usage|efficiency))|"
             r"\bquant[oa]s (?:TPU |tensor ?)?(?:chips|n[úu]cleos|cores|TensorCores|dispositivos|"
             r"hosts|VMs)\b(?![^\n?]{0,30}" + _OWN_USE + r")|"
             r"\bdiferen[çc]as? entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}" + _GENERATION + r"\b|"
-            r"\bquantos [TP]?FLOPS\b",
+            r"\bquantos [TP]?FLOPS\b(?![^\n?]{0,30}" + _OWN_USE + r")",
             re.I,
         ),
         requires=_NAMES_A_TPU,
@@ -463,7 +465,7 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
             if rule.kind == "hardware":
                 # the types and generations it asks about, for the note's figures
                 found["types"] = list(
-                    dict.fromkeys(t.lower() for t in TPU_TYPE.findall(key["text"]))
+                    dict.fromkeys(t.lower() for t in _TPU_TYPE.findall(key["text"]))
                 )
             return found
     return None
