@@ -708,6 +708,15 @@ def test_the_note_is_in_the_answers_language(lang):
     assert ("learning rate" if lang == "en" else "taxa de aprendizado") in nan
 
 
+def test_a_question_about_two_generations_is_quoted_with_both():
+    assert _outside("what's the difference between the v4-32 and a v5p-32?")["text"] == (
+        "what's the difference between the v4-32 and a v5p-32"
+    )
+    assert (
+        _outside("qual a diferença entre a v5e e a v5p?")["text"] == "diferença entre a v5e e a v5p"
+    )
+
+
 def test_a_question_about_the_hardware_names_the_types_it_asks_about():
     assert _outside("what is the difference between TPU v4 and v5litepod-16, or the V4?")[
         "types"

@@ -86,6 +86,12 @@ _GENERATION = r"v(?:2|3|4|5e|5p|5litepod|5lite|6e)"
 _TPU_TYPE = re.compile(r"\b" + _GENERATION + r"(?:-\d+)?\b", re.I)
 # the line is about a TPU: it names one, a generation or a slice
 _NAMES_A_TPU = re.compile(r"\bTPUs?\b|\bslices?\b|\bfatias?\b|" + _TPU_TYPE.pattern, re.I)
+# the second generation of "between v5e and v5p", so that the note quotes both
+_AND_ANOTHER = (
+    r"(?:-\d+)?\b(?:,? (?:and|or|vs\.?|e|ou) (?:(?:the|a|an|TPU|o|os|as)\s+){0,2}"
+    + _GENERATION
+    + r"(?:-\d+)?\b)?"
+)
 # how much of a thing the person's own run uses or needs, not what the hardware has
 _OWN_USE = (
     r"\b(?:use[sd]?|using|take[sn]?|taking|consume[sd]?|need(?:s|ed)?|should|would|my|our|"
@@ -241,13 +247,16 @@ _RULES: tuple[_Rule, ...] = (
             r"\bhow many (?:TPU |tensor ?)?(?:chips|cores|TensorCores|devices|hosts|host VMs)\b"
             r"(?![^\n?]{0,30}" + _OWN_USE + r")|"
             r"\b(?:what(?:'s| is| are)|explain)\b[^\n?]{0,12}?\bdifferences?\b[^\n?]{0,20}?"
-            r"\bbetween (?:(?:the|a|an|TPU|TPUs|Cloud)\s+){0,3}" + _GENERATION + r"\b|"
+            r"\bbetween (?:(?:the|a|an|TPU|TPUs|Cloud)\s+){0,3}" + _GENERATION + _AND_ANOTHER + r"|"
             # peak FLOPS, not how many of them the person's model reaches (low-mxu's MFU)
             r"\b(?:what(?:'s| is| are)|how many)\b(?![^\n?]{0,30}" + _OWN_USE + r")[^\n?]{0,30}?"
             r"\b[TP]?FLOPS\b(?!\s*(?:utili[sz]ation|usage|efficiency))|"
             r"\bquant[oa]s (?:TPU |tensor ?)?(?:chips|n[úu]cleos|cores|TensorCores|dispositivos|"
             r"hosts|VMs)\b(?![^\n?]{0,30}" + _OWN_USE + r")|"
-            r"\bdiferen[çc]as? entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}" + _GENERATION + r"\b|"
+            r"\bdiferen[çc]as? entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}"
+            + _GENERATION
+            + _AND_ANOTHER
+            + r"|"
             r"\bquantos [TP]?FLOPS\b(?![^\n?]{0,30}" + _OWN_USE + r")",
             re.I,
         ),
