@@ -954,6 +954,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cli.yours": (" (your entry)", " (entrada sua)"),
     "cli.next": ("Guided fix", "Correção guiada"),
+    "cli.machine_values": (
+        "values from this TPU VM: {values} (TPU_ASSIST_MACHINE=0 leaves them out; --set wins)",
+        "valores desta VM de TPU: {values} (TPU_ASSIST_MACHINE=0 os deixa de fora; --set "
+        "prevalece)",
+    ),
     "cli.ask_script": (
         "{path} is a Python script: searched for the problem its words describe; "
         "tpu-assist check {path} finds the guide's problems in its code",
@@ -1531,6 +1536,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Copied (sent to the terminal with OSC 52 — if your terminal does not support "
         "it, nothing arrives).",
         "Copiado (enviado ao terminal via OSC 52 — se o terminal não suportar, nada chega).",
+    ),
+    "machine.values": (
+        "Values from this TPU VM: {values} (F6 changes them; TPU_ASSIST_MACHINE=0 leaves them out)",
+        "Valores desta VM de TPU: {values} (F6 os muda; TPU_ASSIST_MACHINE=0 os deixa de fora)",
     ),
     "values.updated": (
         "Values updated — every command now uses them.",

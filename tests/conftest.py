@@ -23,6 +23,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # Tests never read or write the real user's directories.
 os.environ["TPU_ASSIST_USER_KB"] = str(ROOT / "tests" / "fixtures" / "no-user-kb")
 os.environ.setdefault("TPU_ASSIST_DATA_DIR", "/tmp/tpu-assist-test-data")
+# ...nor the machine's own TPU metadata: on a TPU VM it would fill the walks' values
+# (tests/test_machine.py turns it on against a server of its own).
+os.environ["TPU_ASSIST_MACHINE"] = "0"
 
 
 # Fixtures that load the real model or build an index with it: every test using one is `slow`.

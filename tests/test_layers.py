@@ -23,7 +23,8 @@ module fails this test until someone decides where it belongs):
                explain (why an entry was ranked, in words)
   5 walk       walk, render (fix steps), history (saved sessions), export (a session as Markdown),
                calibrate (fitting the parameters with the engine), check/prefill (a walk
-               started pre-answered from a finding's values)
+               started pre-answered from a finding's values), machine (the values the TPU VM it
+               runs on gives a walk)
   6 ui         cli/*, tui/*, __main__
 """
 
@@ -66,6 +67,7 @@ LAYERS: dict[str, int] = {
     "assistant.answer": ENGINE,
     "assistant.explain": ENGINE,
     "assistant.walk": WALK,
+    "assistant.machine": WALK,
     "assistant.render": WALK,
     "assistant.history": WALK,
     "assistant.export": WALK,

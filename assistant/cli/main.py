@@ -282,7 +282,9 @@ def cmd_walk(args) -> int:
     from ..check.prefill import start_walk
     from ..errors import WalkError
     from ..kb import load_knowledge
+    from ..machine import cached_values_here
     from ..placeholders import PlaceholderError, validate_value
+    from ..strings import t
     from . import output
 
     kb = load_knowledge(user_dirs=_user_dirs(args))
@@ -292,11 +294,16 @@ def cmd_walk(args) -> int:
     lang = _lang(args) or "en"
     try:
         overrides = {k: validate_value(k, v) for k, v in _kv(args.set, "--set").items()}
+        # the TPU VM it runs on names itself, its type, zone and project (under any --set)
+        here = {k: v for k, v in cached_values_here().items() if k not in overrides}
         # a --set of a number question's variable also answers it (`--set feature_dim=200`)
-        result = start_walk(entry, _kv(args.answer, "--answer"), overrides=overrides)
+        result = start_walk(entry, _kv(args.answer, "--answer"), values=here, overrides=overrides)
         data = result.to_dict(lang)
     except (WalkError, PlaceholderError) as exc:
         raise UsageError(str(exc)) from None
+    if here:
+        said = ", ".join(f"{k}={v}" for k, v in here.items())
+        print(f"tpu-assist: note: {t(lang, 'cli.machine_values', values=said)}", file=sys.stderr)
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     else:

@@ -50,6 +50,14 @@ class CheckDone(Message):
         self.seq, self.findings = seq, findings
 
 
+class MachineValues(Message):
+    """What the TPU VM the TUI runs on says of itself (`machine.values_here`); empty elsewhere."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        super().__init__()
+        self.values = values
+
+
 class FileRead(Message):
     """The text of the file a message named (`named_file`), or why it could not be read."""
 

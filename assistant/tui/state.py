@@ -69,11 +69,16 @@ class TurnState:
     # They apply wherever the walk reaches their question, under the person's own answers, and
     # one that the person steps back over is dropped, so the question is asked again.
     preset: dict[str, str] = field(default_factory=dict)
+    # What the TPU VM the TUI runs on says of itself (`machine.values_here`): under the answer's
+    # values, which are under the person's (`overrides`). Not saved: read again at each start.
+    machine: dict[str, str] = field(default_factory=dict)
 
     # -- derived -----------------------------------------------------------------------------------
 
     def facts_values(self) -> dict[str, str]:
-        return dict(self.answer.values) if self.answer is not None else {}
+        if self.answer is None:
+            return {}
+        return {**self.machine, **self.answer.values}
 
     def current_walk(self, kb: KnowledgeBase) -> Walk | None:
         from ..walk import walk

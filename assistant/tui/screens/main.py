@@ -142,6 +142,7 @@ class MainScreen(Screen[None]):
         self.set_reactive(MainScreen.lang, lang)
         self.turn_index = -1  # index of the active turn in the session
         self.seq = 0  # the number of the latest turn: a worker's late reply for another is dropped
+        self.machine: dict[str, str] = {}  # what the TPU VM it runs on says of itself
 
     @property
     def kb(self) -> KnowledgeBase | None:
@@ -191,6 +192,7 @@ class MainScreen(Screen[None]):
             self.load_engine()
         else:
             self.call_after_refresh(self.load_engine)
+        self.call_after_refresh(self.read_machine)
 
     @property
     def conversation(self) -> Conversation:
@@ -271,6 +273,26 @@ class MainScreen(Screen[None]):
             self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(messages.EngineReady(warnings))
+
+    @work(thread=True, exclusive=True, group="machine")
+    def read_machine(self) -> None:
+        """The TPU VM's own values (a metadata request of at most half a second, on a Compute
+        Engine VM only), off the UI thread."""
+        from ...machine import cached_values_here
+
+        self.post_message(messages.MachineValues(cached_values_here()))
+
+    @on(messages.MachineValues)
+    async def machine_values(self, message: messages.MachineValues) -> None:
+        if not message.values:
+            return
+        self.machine = dict(message.values)
+        said = ", ".join(f"{k}={v}" for k, v in self.machine.items())
+        self.notify(t(self.lang, "machine.values", values=said), markup=False, timeout=8)
+        if self.turn is not None:
+            self.turn.machine = dict(self.machine)
+            if self.turn.answer is not None:
+                await self.show_turn(focus=False)
 
     @work(thread=True, exclusive=True, group="preload")
     def preload(self) -> None:
@@ -378,7 +400,7 @@ class MainScreen(Screen[None]):
         if pending is not None and self.turn is not None and self.turn.answer is None:
             # superseded before its answer came: say so (it stays in the session, unanswered)
             await pending.update_view(superseded=True)
-        self._next_turn(TurnState(query=text))
+        self._next_turn(TurnState(query=text, machine=dict(self.machine)))
         await self.follow_language(text)
         self.prompt.set_list("", 0)
         self.prompt.recall = self.session_queries()
@@ -868,6 +890,8 @@ class MainScreen(Screen[None]):
             path = history.session_path(session_id, self.tpu_app.history_dir)
             session = history.load_session(path)
             turns = [TurnState.from_turn(turn) for turn in session.turns]
+            for state in turns:
+                state.machine = dict(self.machine)
         except (OSError, history.SessionError, ValueError, TypeError) as exc:
             self.notify(
                 t(self.lang, "history.open_failed", error=str(exc)), severity="error", markup=False
