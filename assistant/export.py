@@ -117,8 +117,9 @@ def _outcome(turn: Turn, lang: str) -> list[str]:
 def session_markdown(session: Session, lang: str = "en", redact: bool = False) -> str:
     known: dict[str, str] = {}
 
-    # Project ids the person typed or the input named are redacted wherever they appear, not only
-    # after `--project=` or `projects/` (where redact_text recognizes them by shape).
+    # Project ids the person typed, the input named or the TPU VM gave the walk (its saved values)
+    # are redacted wherever they appear, not only after `--project=` or `projects/` (where
+    # redact_text recognizes them by shape).
     projects = sorted(
         {
             v
@@ -126,6 +127,7 @@ def session_markdown(session: Session, lang: str = "en", redact: bool = False) -
             for v in [
                 turn.overrides.get("project"),
                 (turn.answer.get("values") or {}).get("project"),
+                *((w.get("values") or {}).get("project") for w in (turn.walk or {}).values()),
             ]
             if v
         },

@@ -151,6 +151,17 @@ def test_export_redacts_consistently():
     assert "gcloud compute tpus tpu-vm describe my-tpu" in md  # the rest stays
 
 
+def test_export_redacts_a_project_only_the_walk_knew():
+    """A project the TPU VM gave the walk (`assistant.machine`), in neither the question nor the
+    person's values, is redacted where a fix names it in words too."""
+    s = sample()
+    walk = s.turns[0].walk["en"]
+    walk["values"] = {"project": "vm-lab-77"}
+    walk["steps"][2]["text"] = "Logs of project vm-lab-77 in gs://acme-logs/run1"
+    md = session_markdown(s, "en", redact=True)
+    assert "vm-lab-77" not in md and "Logs of project PROJECT_" in md
+
+
 def test_export_fence_cannot_be_broken():
     s = sample()
     s.turns[0].query = "```\n# injected heading\n```"
