@@ -17,6 +17,7 @@ another address (a test's server) and skips the Compute Engine check.
 from __future__ import annotations
 
 import functools
+import http.client
 import os
 import re
 import urllib.error
@@ -73,8 +74,9 @@ def _read_metadata(url: str, timeout: float) -> str:
             if response.status != 200:
                 return ""
             return str(response.read(64 * 1024).decode("utf-8", errors="replace"))
-    except (OSError, ValueError, urllib.error.URLError):
-        # not reachable, refused, timed out, 404 (a VM that is no TPU's), a malformed address
+    except (OSError, ValueError, urllib.error.URLError, http.client.HTTPException):
+        # not reachable, refused, timed out, 404 (a VM that is no TPU's), a malformed address, a
+        # reply cut short
         return ""
 
 

@@ -4,6 +4,8 @@ from a server of the test's own, and GKE's TPU_ACCELERATOR_TYPE; nothing anywher
 from __future__ import annotations
 
 import json
+import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -93,3 +95,25 @@ def test_walk_fills_the_tpu_vms_values_under_the_persons(run_cli, cli_env, metad
     # turned off (as in every other test): no values, no note
     r = run_cli("walk", "tpu-connection", "--json", env={**env, "TPU_ASSIST_MACHINE": "0"})
     assert "tpu_name" not in json.loads(r.stdout)["values"] and not r.stderr
+
+
+@pytest.mark.parametrize("reply", [b"garbage\r\n\r\n", b"HTTP/1.1 200 OK\r\nContent-Len", b""])
+def test_a_reply_that_is_no_http_gives_nothing(reply):
+    """A server that answers nonsense or hangs up mid-reply (http.client's BadStatusLine is no
+    OSError): no values, and no exception for the TUI's worker to die of."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def answer() -> None:
+        conn, _ = server.accept()
+        conn.recv(4096)
+        conn.sendall(reply)
+        conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.getsockname()[1]}/x"
+        assert machine.values_here({"TPU_ASSIST_METADATA_URL": url}) == {}
+    finally:
+        server.close()

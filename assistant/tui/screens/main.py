@@ -276,11 +276,15 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="machine")
     def read_machine(self) -> None:
-        """The TPU VM's own values (a metadata request of at most half a second, on a Compute
-        Engine VM only), off the UI thread."""
+        """The TPU VM's own values (a metadata request with a half-second timeout, on a Compute
+        Engine VM only), off the UI thread. Whatever goes wrong leaves them out, never the app."""
         from ...machine import cached_values_here
 
-        self.post_message(messages.MachineValues(cached_values_here()))
+        try:
+            values = cached_values_here()
+        except Exception:  # the values are a convenience: none is the safe answer
+            values = {}
+        self.post_message(messages.MachineValues(values))
 
     @on(messages.MachineValues)
     async def machine_values(self, message: messages.MachineValues) -> None:
