@@ -325,7 +325,7 @@ def _generation_figures(gen: tpu_generations.Generation, lang: str) -> str:
     """'v5p: TensorCores per chip: 2; HBM per chip: 95 GiB; …' — a generation's chip, in words."""
     example = tpu_generations.parse_type(gen.default_type)
     assert example is not None
-    chips = gen.suffix_counts_chips
+    counts_chips = gen.suffix_counts_chips
     return t(
         lang,
         "advice.describe.generation",
@@ -334,7 +334,7 @@ def _generation_figures(gen: tpu_generations.Generation, lang: str) -> str:
         chip_gib=_num(gen.hbm_gib_per_chip),
         mxu=gen.mxu,
         device=_device_is(gen, lang),
-        counts=t(lang, "advice.unit.chips") if chips else t(lang, "advice.describe.cores"),
+        counts=t(lang, "advice.unit.chips") if counts_chips else t(lang, "advice.describe.cores"),
         example=example.accelerator_type,
         example_chips=example.chips,
         host_chips=gen.single_host_chips,
@@ -349,10 +349,9 @@ def describe(types: list[str], lang: str) -> str:
     said: list[str] = []
     for name in types:
         s = tpu_generations.parse_type(name)
-        gen = s.gen if s else tpu_generations.generation(name.split("-")[0])
         if s is not None:
             said.append(_slice_figures(s, lang))
-        elif gen is not None:
+        elif (gen := tpu_generations.generation(name.split("-")[0])) is not None:
             said.append(_generation_figures(gen, lang))
     if not said:
         chips = [

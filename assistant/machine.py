@@ -20,7 +20,6 @@ import functools
 import http.client
 import os
 import re
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -73,8 +72,8 @@ def _read_metadata(url: str, timeout: float) -> str:
         with opener.open(request, timeout=timeout) as response:
             if response.status != 200:
                 return ""
-            return str(response.read(64 * 1024).decode("utf-8", errors="replace"))
-    except (OSError, ValueError, urllib.error.URLError, http.client.HTTPException):
+            return response.read(64 * 1024).decode("utf-8", errors="replace")
+    except (OSError, ValueError, http.client.HTTPException):  # URLError is an OSError
         # not reachable, refused, timed out, 404 (a VM that is no TPU's), a malformed address, a
         # reply cut short
         return ""

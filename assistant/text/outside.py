@@ -78,6 +78,8 @@ class _Rule(NamedTuple):
     unless: re.Pattern[str] | None = None
     # what the line must also say, anywhere, for the pattern to count
     requires: re.Pattern[str] | None = None
+    # the reading keeps the TPU types and generations the line names (`types`), for its note
+    names_types: bool = False
 
 
 # A TPU generation or accelerator type as people write it: "v5e-8", "v5litepod-16", "TPU v4",
@@ -261,6 +263,7 @@ _RULES: tuple[_Rule, ...] = (
             re.I,
         ),
         requires=_NAMES_A_TPU,
+        names_types=True,
     ),
     _Rule(
         "capacity",
@@ -471,8 +474,7 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
             if rule.requires and not rule.requires.search(key["text"]):
                 continue
             found = {"kind": rule.kind, "text": m.group(0), "line": key["line"]}
-            if rule.kind == "hardware":
-                # the types and generations it asks about, for the note's figures
+            if rule.names_types:
                 found["types"] = list(
                     dict.fromkeys(t.lower() for t in _TPU_TYPE.findall(key["text"]))
                 )
