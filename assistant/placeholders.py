@@ -11,6 +11,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from .errors import CatalogueError
 from .text.ids import PROJECT_ID, RELEASE
 
 
@@ -18,7 +19,11 @@ from .text.ids import PROJECT_ID, RELEASE
 class Placeholder:
     name: str
     pattern: str  # a full-match regex for acceptable values
-    description: str
+
+
+def described(name: str) -> str:
+    """The catalogue key of what a value of `name` is, for the person ("Compute zone, e.g. …")."""
+    return f"value.{name}"
 
 
 # GCE/TPU resource names: lower-case letter first, then letters, digits and hyphens, at most 63.
@@ -27,52 +32,32 @@ _NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _EMAIL = rf"[A-Za-z0-9][A-Za-z0-9._%+-]{{0,63}}@{_LABEL}(?:\.{_LABEL})+"
 
+# Each name's description is the catalogue's `value.<name>` (`described`).
 KNOWN: dict[str, Placeholder] = {
     p.name: p
     for p in [
-        Placeholder("tpu_name", _RESOURCE, "TPU node or TPU VM name"),
-        Placeholder("zone", r"[a-z]+(?:-[a-z]+)*[0-9]+-[a-z]", "Compute zone, e.g. us-central1-b"),
-        Placeholder(
-            "project", rf"{PROJECT_ID}|[a-z][-a-z0-9.:]{{4,60}}[a-z0-9]", "Google Cloud project id"
-        ),
-        Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+", "Accelerator type, e.g. v3-8"),
-        Placeholder("tpu_generation", r"v[0-9]+[a-z]*", "TPU generation, e.g. v3"),
-        Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}", "IPv4 address"),
-        Placeholder(
-            "op_name",
-            r"[A-Za-z_][A-Za-z0-9_]{0,127}(?:::[A-Za-z_][A-Za-z0-9_.]{0,127})?",
-            "Op name, e.g. MatMul or torchvision::nms",
-        ),
-        Placeholder(
-            "framework", r"tensorflow|jax|pytorch", "Framework: tensorflow, jax or pytorch"
-        ),
-        Placeholder("log_dir", r"[A-Za-z0-9_./-]{1,255}", "A directory path"),
-        Placeholder("session", r"[A-Za-z0-9_.-]{1,64}", "tmux / screen session name"),
-        Placeholder("script", r"[A-Za-z0-9_./-]{1,255}", "Training script path"),
-        Placeholder("user_email", _EMAIL, "Google account e-mail, e.g. ana@example.com"),
-        Placeholder(
-            "service_account",
-            _EMAIL,
-            "Service account e-mail, e.g. sa@my-project.iam.gserviceaccount.com",
-        ),
-        Placeholder("vm_name", _RESOURCE, "Compute Engine VM name"),
-        Placeholder(
-            "framework_version",
-            RELEASE,
-            "Framework release that last worked, e.g. 2.5.1 or 0.4.30",
-        ),
+        Placeholder("tpu_name", _RESOURCE),
+        Placeholder("zone", r"[a-z]+(?:-[a-z]+)*[0-9]+-[a-z]"),
+        Placeholder("project", rf"{PROJECT_ID}|[a-z][-a-z0-9.:]{{4,60}}[a-z0-9]"),
+        Placeholder("accelerator_type", r"v[0-9]+[a-z]*-[0-9]+"),
+        Placeholder("tpu_generation", r"v[0-9]+[a-z]*"),
+        Placeholder("ip", r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"),
+        Placeholder("op_name", r"[A-Za-z_][A-Za-z0-9_]{0,127}(?:::[A-Za-z_][A-Za-z0-9_.]{0,127})?"),
+        Placeholder("framework", r"tensorflow|jax|pytorch"),
+        Placeholder("log_dir", r"[A-Za-z0-9_./-]{1,255}"),
+        Placeholder("session", r"[A-Za-z0-9_.-]{1,64}"),
+        Placeholder("script", r"[A-Za-z0-9_./-]{1,255}"),
+        Placeholder("user_email", _EMAIL),
+        Placeholder("service_account", _EMAIL),
+        Placeholder("vm_name", _RESOURCE),
+        Placeholder("framework_version", RELEASE),
         Placeholder(
             "image",
             # registry host[:port]/path[:tag][@sha256:digest], as `docker run` takes it
             r"[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:/[a-z0-9][a-z0-9._-]*)*"
             r"(?::[A-Za-z0-9_][A-Za-z0-9._-]{0,127})?(?:@sha256:[0-9a-f]{64})?",
-            "Container image, e.g. us-central1-docker.pkg.dev/my-project/train/trainer:v3",
         ),
-        Placeholder(
-            "runtime_version",
-            r"[a-z0-9][a-z0-9._-]{0,62}",
-            "TPU software version, e.g. tpu-ubuntu2204-base",
-        ),
+        Placeholder("runtime_version", r"[a-z0-9][a-z0-9._-]{0,62}"),
     ]
 }
 
@@ -80,7 +65,7 @@ KNOWN: dict[str, Placeholder] = {
 NUMERIC_SUFFIXES = ("_size", "_batch", "_dim", "_gib", "_pct", "_steps", "_count", "_units")
 
 
-class PlaceholderError(ValueError):
+class PlaceholderError(CatalogueError):
     """A value that must not go into a command."""
 
 
@@ -101,24 +86,30 @@ def validate_value(name: str, value: str) -> str:
     """Return `value` if it is acceptable for placeholder `name`, else raise PlaceholderError."""
     value = str(value)
     if not value or any(ch in value for ch in "\x00\n\r"):
-        raise PlaceholderError(f"{name}: empty or multi-line value is not accepted")
+        raise PlaceholderError("error.value.empty", name=name)
     spec = KNOWN.get(name)
     if spec is not None and value.startswith("~"):
         # Quoted for the shell (or written into Python code) a leading `~` is not expanded: it
         # would name a directory literally called `~`. Say so instead of refusing it vaguely.
         raise PlaceholderError(
-            f"{name}: {value!r} starts with '~', which stays a literal '~' once quoted for the "
-            "shell and is not expanded in Python code either: give the full path (e.g. "
-            f"{value.replace('~', '/home/USER', 1)}, or let your shell expand it: "
-            f'--set {name}="$HOME{value[1:]}")'
+            "error.value.tilde",
+            name=name,
+            value=repr(value),
+            example=value.replace("~", "/home/USER", 1),
+            rest=value[1:],
         )
     if spec is not None:
         if not re.fullmatch(spec.pattern, value):
-            raise PlaceholderError(f"{name}: {value!r} is not a valid {spec.description.lower()}")
+            raise PlaceholderError(
+                "error.value.invalid",
+                phrases={"what": described(name)},
+                name=name,
+                value=repr(value),
+            )
     elif name.endswith(NUMERIC_SUFFIXES) and not re.fullmatch(_NUMBER, value):
-        raise PlaceholderError(f"{name}: {value!r} is not a number")
+        raise PlaceholderError("error.value.not_number", name=name, value=repr(value))
     elif len(value) > 256:
-        raise PlaceholderError(f"{name}: value longer than 256 characters")
+        raise PlaceholderError("error.value.too_long", name=name)
     return value
 
 

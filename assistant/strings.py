@@ -1505,6 +1505,99 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Could not show this fix: {error}",
         "Não foi possível mostrar a correção: {error}",
     ),
+    # -- errors (assistant/errors.py): an answer the walk cannot take, a value a command cannot
+    # hold. `{value}` is quoted as Python writes it; `{what}` is the name's `value.*` below.
+    "error.walk.not_number": ("'{raw}' is not a number", "'{raw}' não é um número"),
+    "error.walk.not_finite": ("'{raw}' is not a finite number", "'{raw}' não é um número finito"),
+    "error.walk.not_whole": (
+        "'{raw}' must be a whole number",
+        "'{raw}' deve ser um número inteiro",
+    ),
+    "error.walk.below": (
+        "'{raw}' is below the minimum {limit}",
+        "'{raw}' está abaixo do mínimo {limit}",
+    ),
+    "error.walk.above": (
+        "'{raw}' is above the maximum {limit}",
+        "'{raw}' está acima do máximo {limit}",
+    ),
+    "error.walk.no_option": (
+        "'{raw}' is not an option here (choose one of: {valid})",
+        "'{raw}' não é uma opção aqui (escolha uma de: {valid})",
+    ),
+    "error.walk.no_branch": (
+        "no branch accepts this number",
+        "nenhum ramo aceita este número",
+    ),
+    "error.walk.fix_takes_no_answer": ("a fix takes no answer", "uma correção não recebe resposta"),
+    "error.walk.no_open_question": ("there is no open question", "não há pergunta em aberto"),
+    "error.walk.no_node": (
+        "{entry} has no node {unknown} (nodes: {nodes})",
+        "{entry} não tem o nó {unknown} (nós: {nodes})",
+    ),
+    "error.value.empty": (
+        "{name}: an empty or multi-line value is not accepted",
+        "{name}: um valor vazio ou de várias linhas não é aceito",
+    ),
+    "error.value.tilde": (
+        "{name}: {value} starts with '~', which stays a literal '~' once quoted for the shell and "
+        "is not expanded in Python code either: give the full path (e.g. {example}), or let your "
+        'shell expand it: --set {name}="$HOME{rest}"',
+        "{name}: {value} começa com '~', que fica um '~' literal quando posto entre aspas para o "
+        "shell e também não é expandido em código Python: informe o caminho completo (p. ex. "
+        '{example}), ou deixe o shell expandi-lo: --set {name}="$HOME{rest}"',
+    ),
+    "error.value.invalid": (
+        "{name}: {value} is not valid here (expected: {what})",
+        "{name}: {value} não é válido aqui (esperado: {what})",
+    ),
+    "error.value.not_number": (
+        "{name}: {value} is not a number",
+        "{name}: {value} não é um número",
+    ),
+    "error.value.too_long": (
+        "{name}: a value longer than 256 characters is not accepted",
+        "{name}: um valor com mais de 256 caracteres não é aceito",
+    ),
+    # what each value of a command is (placeholders.KNOWN; the F6 dialog and error.value.invalid)
+    "value.tpu_name": ("TPU node or TPU VM name", "nome do nó de TPU ou da VM de TPU"),
+    "value.zone": ("Compute zone, e.g. us-central1-b", "zona do Compute, p. ex. us-central1-b"),
+    "value.project": ("Google Cloud project id", "ID do projeto do Google Cloud"),
+    "value.accelerator_type": ("Accelerator type, e.g. v3-8", "tipo de acelerador, p. ex. v3-8"),
+    "value.tpu_generation": ("TPU generation, e.g. v3", "geração da TPU, p. ex. v3"),
+    "value.ip": ("IPv4 address", "endereço IPv4"),
+    "value.op_name": (
+        "Op name, e.g. MatMul or torchvision::nms",
+        "nome da operação, p. ex. MatMul ou torchvision::nms",
+    ),
+    "value.framework": (
+        "Framework: tensorflow, jax or pytorch",
+        "framework: tensorflow, jax ou pytorch",
+    ),
+    "value.log_dir": ("A directory path", "caminho de um diretório"),
+    "value.session": ("tmux / screen session name", "nome da sessão do tmux / screen"),
+    "value.script": ("Training script path", "caminho do script de treino"),
+    "value.user_email": (
+        "Google account e-mail, e.g. ana@example.com",
+        "e-mail da conta Google, p. ex. ana@example.com",
+    ),
+    "value.service_account": (
+        "Service account e-mail, e.g. sa@my-project.iam.gserviceaccount.com",
+        "e-mail da conta de serviço, p. ex. sa@my-project.iam.gserviceaccount.com",
+    ),
+    "value.vm_name": ("Compute Engine VM name", "nome da VM do Compute Engine"),
+    "value.framework_version": (
+        "Framework release that last worked, e.g. 2.5.1 or 0.4.30",
+        "versão do framework que funcionou por último, p. ex. 2.5.1 ou 0.4.30",
+    ),
+    "value.image": (
+        "Container image, e.g. us-central1-docker.pkg.dev/my-project/train/trainer:v3",
+        "imagem de contêiner, p. ex. us-central1-docker.pkg.dev/my-project/train/trainer:v3",
+    ),
+    "value.runtime_version": (
+        "TPU software version, e.g. tpu-ubuntu2204-base",
+        "versão do software da TPU, p. ex. tpu-ubuntu2204-base",
+    ),
     # notifications
     "copied": ("Copied to the clipboard.", "Copiado para a área de transferência."),
     "copied.script": (

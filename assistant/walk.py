@@ -96,15 +96,15 @@ def parse_number(node: NumberNode, raw: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise WalkError(f"'{raw}' is not a number") from None
+        raise WalkError("error.walk.not_number", raw=raw) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise WalkError(f"'{raw}' is not a finite number")
+        raise WalkError("error.walk.not_finite", raw=raw)
     if node.integer and not value.is_integer():
-        raise WalkError(f"'{raw}' must be a whole number")
+        raise WalkError("error.walk.not_whole", raw=raw)
     if node.min is not None and value < node.min:
-        raise WalkError(f"'{raw}' is below the minimum {node.min:g}")
+        raise WalkError("error.walk.below", raw=raw, limit=f"{node.min:g}")
     if node.max is not None and value > node.max:
-        raise WalkError(f"'{raw}' is above the maximum {node.max:g}")
+        raise WalkError("error.walk.above", raw=raw, limit=f"{node.max:g}")
     return value
 
 
@@ -123,7 +123,7 @@ def answer_node(node: Node, raw: str, values: dict[str, str]) -> tuple[str, str,
             values.update(o.set)
             return o.next, o.value, advice
         valid = ", ".join(o.value for o in node.options)
-        raise WalkError(f"'{raw}' is not an option here (choose one of: {valid})")
+        raise WalkError("error.walk.no_option", raw=raw, valid=valid)
     if isinstance(node, NumberNode):
         value = parse_number(node, raw)
         shown = str(int(value)) if value.is_integer() else str(value)
@@ -135,8 +135,8 @@ def answer_node(node: Node, raw: str, values: dict[str, str]) -> tuple[str, str,
         for branch in node.branches:
             if branch.when is None or branch.when.holds(value, values):
                 return branch.next, shown, advice
-        raise WalkError("no branch accepts this number")  # prevented by lint E024
-    raise WalkError("a fix takes no answer")
+        raise WalkError("error.walk.no_branch")  # prevented by lint E024
+    raise WalkError("error.walk.fix_takes_no_answer")
 
 
 def walk(
@@ -152,8 +152,10 @@ def walk(
     unknown = [n for n in answers if n not in nodes]
     if unknown:
         raise WalkError(
-            f"{entry.id} has no node {', '.join(repr(n) for n in unknown)} "
-            f"(nodes: {', '.join(nodes)})"
+            "error.walk.no_node",
+            entry=entry.id,
+            unknown=", ".join(repr(n) for n in unknown),
+            nodes=", ".join(nodes),
         )
     vals = dict(values or {})
     vals.update(overrides or {})

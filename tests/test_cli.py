@@ -229,6 +229,25 @@ def test_walk_errors_exit_2(run_cli):
         assert r.stderr.startswith(b"tpu-assist: error:") and b"Traceback" not in r.stderr
 
 
+def test_walk_errors_in_the_persons_language(run_cli):
+    """An answer or a value refused says why in the language asked for, as the rest of the walk."""
+    for args, pt, en in (
+        (["-a", "generation=v3", "-a", "batch=lots"], "'lots' não é um número", "is not a number"),
+        (["-a", "generation=v9"], "não é uma opção aqui (escolha uma de: v2, v3", "not an option"),
+        (["-a", "nope=1"], "hbm-oom não tem o nó 'nope' (nós: generation", "has no node"),
+        (
+            ["--set", "zone=Mars"],
+            "zone: 'Mars' não é válido aqui (esperado: zona do Compute",
+            "is not valid here",
+        ),
+    ):
+        r = run_cli("walk", "hbm-oom", *args, "--lang", "pt")
+        err = r.stderr.decode()
+        assert r.returncode == 2 and pt in err and en not in err, (args, err)
+        r = run_cli("walk", "hbm-oom", *args, "--lang", "en")
+        assert r.returncode == 2 and en in r.stderr.decode(), args
+
+
 def test_usage_errors_exit_2(run_cli):
     assert run_cli("ask", "--top", "0", "x").returncode == 2
     assert run_cli("frobnicate").returncode == 2

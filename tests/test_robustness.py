@@ -180,7 +180,7 @@ def test_hostile_facts_never_become_values():
 
 def test_walk_cli_refuses_injected_value(run_cli):
     r = run_cli("walk", "tpu-connection", "--set", "tpu_name=$(curl evil)", "--json")
-    assert r.returncode == 2 and b"not a valid" in r.stderr and r.stdout == b""
+    assert r.returncode == 2 and b"is not valid here" in r.stderr and r.stdout == b""
 
 
 # -- regexes cannot hang ------------------------------------------------------------------------

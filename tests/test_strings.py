@@ -8,11 +8,16 @@ import re
 import string
 from pathlib import Path
 
+import pytest
+
 from assistant.answer import OUTSIDE_NOTES
+from assistant.placeholders import KNOWN, PlaceholderError, described, validate_value
 from assistant.strings import LANGS, STRINGS, locale_lang, pct, t
 from assistant.text.outside import KINDS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "assistant"
+# errors whose message is a catalogue key (assistant/errors.py's CatalogueError and its kind)
+ERRORS = {"CatalogueError", "WalkError", "PlaceholderError"}
 
 
 def _key_of(node: ast.AST) -> ast.expr | None:
@@ -23,6 +28,8 @@ def _key_of(node: ast.AST) -> ast.expr | None:
     if isinstance(node.func, ast.Name) and node.func.id == "t" and len(node.args) >= 2:
         return node.args[1]
     if isinstance(node.func, ast.Attribute) and node.func.attr == "say" and node.args:
+        return node.args[0]
+    if isinstance(node.func, ast.Name) and node.func.id in ERRORS and node.args:
         return node.args[0]
     return None
 
@@ -86,6 +93,22 @@ def test_advice_and_notes_are_looked_up():
         and id(node) not in docstrings
     ]
     assert not sentences, sentences
+
+
+def test_errors_and_value_descriptions_are_looked_up():
+    """Every `error.*` key is raised somewhere, and every value a command may hold is described in
+    both languages (the F6 dialog, and the message refusing it)."""
+    used = _keys_used()
+    errors = {k for k in STRINGS if k.startswith("error.")}
+    assert errors and errors <= set(used), sorted(errors - set(used))
+    values = {k for k in STRINGS if k.startswith("value.")}
+    assert values == {described(name) for name in KNOWN}
+    with pytest.raises(PlaceholderError) as caught:
+        validate_value("accelerator_type", "v5 lite")
+    assert caught.value.message("pt") == (
+        "accelerator_type: 'v5 lite' não é válido aqui (esperado: tipo de acelerador, p. ex. v3-8)"
+    )
+    assert str(caught.value).endswith("(expected: Accelerator type, e.g. v3-8)")
 
 
 def test_every_problem_outside_the_guide_has_its_notes():

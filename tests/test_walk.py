@@ -7,6 +7,7 @@ import pytest
 from assistant.advice import batch_size, feature_size, layer_size
 from assistant.errors import WalkError
 from assistant.kb import load_knowledge
+from assistant.strings import t
 from assistant.walk import all_paths, walk
 
 KB = load_knowledge(user_dirs=[])
@@ -38,6 +39,16 @@ def test_number_answers_are_validated():
         walk(entry, {"generation": "v3", "batch": "64.5"})
     with pytest.raises(WalkError, match="below the minimum"):
         walk(entry, {"generation": "v3", "batch": "0"})
+    # the message is the catalogue's, in either language; str() is the English one
+    with pytest.raises(WalkError) as caught:
+        walk(entry, {"generation": "v3", "batch": "0"})
+    assert caught.value.key == "error.walk.below"
+    assert (
+        caught.value.message("pt")
+        == "'0' está abaixo do mínimo 1"
+        == t("pt", caught.value.key, raw="0", limit="1")
+    )
+    assert str(caught.value) == caught.value.message("en") == "'0' is below the minimum 1"
 
 
 def test_choice_by_number_key():

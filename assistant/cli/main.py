@@ -300,7 +300,7 @@ def cmd_walk(args) -> int:
         result = start_walk(entry, _kv(args.answer, "--answer"), values=here, overrides=overrides)
         data = result.to_dict(lang)
     except (WalkError, PlaceholderError) as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.message(lang)) from None
     if here:
         said = ", ".join(f"{k}={v}" for k, v in here.items())
         print(f"tpu-assist: note: {t(lang, 'cli.machine_values', values=said)}", file=sys.stderr)

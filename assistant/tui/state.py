@@ -175,7 +175,7 @@ class TurnState:
 
         w = self.current_walk(kb)
         if w is None or w.kind != "question":
-            raise WalkError("there is no open question")
+            raise WalkError("error.walk.no_open_question")
         nxt = walk(
             w.entry,
             self._answers({w.node_id: str(raw).strip()}),

@@ -522,7 +522,7 @@ async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
         await pilot.pause()
         await edit_value(pilot, "tpu_name", "My TPU; rm -rf /")
         await pilot.pause()
-        assert "not a valid tpu node or tpu vm name" in text_of(app)  # refused, modal stays
+        assert "(expected: TPU node or TPU VM name)" in text_of(app)  # refused, modal stays
         app.screen.query_one("#v-tpu_name", Input).value = "other-tpu"
         app.screen.query_one("#v-zone", Input).focus()
         await pilot.press("enter")
@@ -530,6 +530,29 @@ async def test_edit_values_updates_every_command_and_refuses_bad_ones(make):
         assert isinstance(app.screen, MainScreen)
         assert "tpu-vm describe other-tpu --zone=us-central1-b" in text_of(app)
         assert app.screen.turn.overrides == {"tpu_name": "other-tpu"}
+
+
+@aio
+async def test_a_refused_answer_or_value_is_said_in_the_sessions_language(make):
+    """In Portuguese the walk's refusals and F6's descriptions are Portuguese too."""
+    app = make("pt")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, HBM_TRACE)
+        await pilot.press("2")
+        await settle(pilot)
+        await type_and_send(pilot, "0")
+        shown = text_of(app)
+        assert "'0' está abaixo do mínimo 1" in shown and "below the minimum" not in shown
+        await type_and_send(pilot, "100")
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("f6")
+        await pilot.pause()
+        assert "zona do Compute, p. ex. us-central1-b" in text_of(app)
+        await edit_value(pilot, "zone", "Marte")
+        await pilot.pause()
+        assert "zone: 'Marte' não é válido aqui (esperado: zona do Compute" in text_of(app)
 
 
 @aio

@@ -710,7 +710,7 @@ class MainScreen(Screen[None]):
         try:
             self.turn.answer_question(self.knowledge(), raw)
         except WalkError as exc:
-            self.turn.error = str(exc)
+            self.turn.error = exc.message(self.lang)
         await self.show_turn()
         self.save()
 

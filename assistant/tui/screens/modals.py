@@ -14,7 +14,7 @@ from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ... import history
-from ...placeholders import KNOWN, PlaceholderError, validate_value
+from ...placeholders import KNOWN, PlaceholderError, described, validate_value
 from ...strings import t
 
 
@@ -152,7 +152,7 @@ class ValuesScreen(FormDialog):
             yield Static(t(self.lang, "values.help"), classes="hint")
             with VerticalScroll(id="value-list"):
                 for name in self.names:
-                    desc = KNOWN[name].description if name in KNOWN else ""
+                    desc = t(self.lang, described(name)) if name in KNOWN else ""
                     yield Static(Text(name, "bold") + Text(f"  {desc}", "dim"), classes="label")
                     yield Input(
                         self.current.get(name, ""),
@@ -177,7 +177,7 @@ class ValuesScreen(FormDialog):
                 out[name] = validate_value(name, value) if value else ""
                 err.update("")
             except PlaceholderError as exc:
-                err.update(Text("✗ " + str(exc)))
+                err.update(Text("✗ " + exc.message(self.lang)))
                 bad = True
         if not bad:
             self.dismiss(out)

@@ -67,7 +67,7 @@ class TurnBox(Vertical):
         try:
             walk = turn.current_walk(kb)
         except (WalkError, PlaceholderError) as exc:
-            error = str(exc)
+            error = exc.message(lang)
         answer_view, walk_view = self.view(AnswerView), self.view(WalkView)
         if answer_view is None or walk_view is None:
             raise LookupError("a turn without its answer and walk views")

@@ -171,7 +171,9 @@ class WalkView(RecomposingView):
             steps = w.steps(self.lang)
             data = w.to_dict(self.lang)
         except PlaceholderError as exc:
-            yield Static(Text(t(self.lang, "walk.error", error=str(exc))), classes="error")
+            yield Static(
+                Text(t(self.lang, "walk.error", error=exc.message(self.lang))), classes="error"
+            )
             return
         yield Static(Text("✔ " + data["title"]), classes="fix-title")
         n_commands = sum(1 for s in steps if s.kind == "command")
