@@ -76,6 +76,49 @@ def test_every_variant_of_a_change_is_shown_when_the_framework_is_unknown():
     assert "jax.block_until_ready" in code[1]["after"]
 
 
+# What starts each stack's profiler, in the code of a fix that asks for a profile.
+PROFILERS = {
+    "tensorflow": ("tf.keras.callbacks.TensorBoard", "tf.profiler"),
+    "jax": ("jax.profiler",),
+    "pytorch": ("torch_xla.debug.profiler",),
+}
+
+
+def _profiles(after: str) -> set[str]:
+    return {fw for fw, calls in PROFILERS.items() if any(c in after for c in calls)}
+
+
+PROFILE_FIXES = [
+    (entry.id, node_id)
+    for entry in (KB.get(i) for i in KB.ids())
+    for node_id, node in entry.tree.nodes.items()
+    if node.kind == "fix"
+    and sum(1 for s in node.steps if s.kind == "code" and _profiles(s.after)) > 1
+]
+
+
+def test_a_fix_asking_for_a_profile_has_the_profiler_of_every_stack():
+    """A fix that starts a profiler in code, reached whatever the person's stack, holds one variant
+    per stack, each starting its own profiler (a fix the tree reached by the stack holds one)."""
+    assert len(PROFILE_FIXES) >= 6, PROFILE_FIXES
+    for entry_id, node_id in PROFILE_FIXES:
+        code = [s for s in KB.get(entry_id).tree.nodes[node_id].steps if s.kind == "code"]
+        variants = {s.framework: _profiles(s.after) for s in code if _profiles(s.after)}
+        assert variants == {fw: {fw} for fw in PROFILERS}, (entry_id, node_id, variants)
+
+
+@pytest.mark.parametrize(("entry_id", "node_id"), PROFILE_FIXES)
+def test_the_persons_stack_picks_its_profiler(entry_id, node_id):
+    answers = answers_to(entry_id, node_id)
+    for framework in PROFILERS:
+        d = fix(entry_id, answers, framework=framework)
+        shown = set().union(*(_profiles(s["after"]) for s in d["steps"] if s["kind"] == "code"))
+        assert shown == {framework}, (entry_id, node_id, framework, shown)
+    unknown = fix(entry_id, answers)
+    code = [s for s in unknown["steps"] if s["kind"] == "code" and _profiles(s["after"])]
+    assert [s["framework"] for s in code] == list(PROFILERS)  # each says which stack it is for
+
+
 def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
     """Batch 2048, feature 200: with a multiple of 1024 the tile is 8, so 200 is not padded.
     The old fix said "Dense(200) → Dense(200), 0 % padding"."""
