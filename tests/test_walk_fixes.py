@@ -119,6 +119,28 @@ def test_the_persons_stack_picks_its_profiler(entry_id, node_id):
     assert [s["framework"] for s in code] == list(PROFILERS)  # each says which stack it is for
 
 
+STACK_FIXES = [
+    (entry.id, node_id)
+    for entry in (KB.get(i) for i in KB.ids())
+    for node_id, node in entry.tree.nodes.items()
+    if node.kind == "fix"
+    and {s.framework for s in node.steps if s.kind == "code"} >= set(PROFILERS)
+]
+
+
+@pytest.mark.parametrize(("entry_id", "node_id"), STACK_FIXES)
+def test_a_fix_written_for_every_stack_shows_each_person_their_own(entry_id, node_id):
+    """Where a fix's code is written for each of the three stacks, a person whose stack is known
+    sees no code written for another; the steps written for every stack stay."""
+    answers = answers_to(entry_id, node_id)
+    every = [s for s in fix(entry_id, answers)["steps"] if s.get("framework") is None]
+    for framework in PROFILERS:
+        d = fix(entry_id, answers, framework=framework)
+        stacks = {s.get("framework") for s in d["steps"]} - {None}
+        assert stacks == {framework}, (entry_id, node_id, framework, stacks)
+        assert [s for s in d["steps"] if s.get("framework") is None] == every
+
+
 def test_hbm_oom_big_batch_feature_already_unpadded_goes_to_the_batch():
     """Batch 2048, feature 200: with a multiple of 1024 the tile is 8, so 200 is not padded.
     The old fix said "Dense(200) → Dense(200), 0 % padding"."""
@@ -445,7 +467,9 @@ def test_one_hot_only_for_small_vocabularies():
     answers = {k: v for k, v in to_gather.items() if k != "vocab"}
     small = fix("low-mxu", {**answers, "vocab": "512"})
     big = fix("low-mxu", {**answers, "vocab": "32000"})
-    assert small["node"] == "fix-one-hot" and "one_hot" in small["steps"][0]["after"]
+    code = [s for s in small["steps"] if s["kind"] == "code"]
+    assert small["node"] == "fix-one-hot" and len(code) == 3  # one per stack
+    assert all("one_hot" in s["after"] and "einsum" in s["after"] for s in code)
     assert big["node"] == "fix-large-table"
     assert all("one_hot" not in s.get("after", "") for s in big["steps"])
     assert "gigabytes" in texts(big)
