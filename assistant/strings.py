@@ -327,6 +327,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "(“{text}”), não a HBM, o que o guia de solução de problemas por trás do tpu-assist não "
         "cobre",
     ),
+    "note.outside.checkpoint": (
+        "line {line} says a saved checkpoint does not fit the model it is restored into "
+        "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um checkpoint salvo não corresponde ao modelo em que é restaurado "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1414,6 +1420,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "da TPU (jax[tpu], torch_xla, ou o TensorFlow e a versão de software da TPU); se continuar "
         "falhando, reporte ao framework com o log completo e, enquanto isso, mude a camada ou os "
         "formatos em que o compilador falha (divida a operação, outro tamanho de camada).",
+    ),
+    "answer.note_outside.checkpoint": (
+        "Line {line} says a saved checkpoint does not fit the model it is restored into "
+        "(“{text}”): a key missing or left over, or a shape that differs from the stored one. The "
+        "guide I answer from does not cover it, and it is not the TPU's shapes or memory: the "
+        "model's code or configuration (layer sizes, vocabulary, number of layers, a prefix such "
+        "as `module.` or `_orig_mod.` on every key) changed between the save and the restore. "
+        "Build the model exactly as when it was saved, or load with the checkpoint's own "
+        "configuration; print the checkpoint's keys and shapes to see which differ.",
+        "A linha {line} diz que um checkpoint salvo não corresponde ao modelo em que é restaurado "
+        "(“{text}”): uma chave que falta ou sobra, ou um formato diferente do guardado. O guia em "
+        "que me baseio não cobre isso, e não são os formatos nem a memória da TPU: o código ou a "
+        "configuração do modelo (tamanhos de camada, vocabulário, número de camadas, um prefixo "
+        "como `module.` ou `_orig_mod.` em cada chave) mudou entre salvar e restaurar. Monte o "
+        "modelo exatamente como quando foi salvo, ou carregue com a configuração do próprio "
+        "checkpoint; imprima as chaves e os formatos do checkpoint para ver quais diferem.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

@@ -209,6 +209,20 @@ SCRATCH_MEMORY = [
     "my Pallas kernel hits a vmem OOM on v5e when block_q is 1024",
     "I'm getting a compile-time OOM of about 2GB VMEM on a v4-8 with the long context",
 ]
+CHECKPOINT = [
+    "RuntimeError: Error(s) in loading state_dict for GPT2LMHeadModel:",
+    '\tMissing key(s) in state_dict: "transformer.h.0.attn.bias", "transformer.h.1.attn.bias".',
+    '\tUnexpected key(s) in state_dict: "module.encoder.layer.0.weight".',
+    "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([50257, 768]) from "
+    "checkpoint, the shape in current model is torch.Size([50304, 768]).",
+    "tensorflow.python.framework.errors_impl.NotFoundError: Key dense_3/kernel not found in "
+    "checkpoint",
+    "ValueError: Received incompatible tensor with shape (512, 10) when attempting to restore "
+    "variable with shape (512, 100) and name dense_1/kernel:0.",
+    "ValueError: Layer count mismatch when loading weights from file. Model expected 12 layers, "
+    "found 14 saved layers.",
+    "ValueError: Requested shape: (1024, 512) is not compatible with the stored shape: (512, 1024).",
+]
 PROGRAM = [
     "bash: gcloud: comando não encontrado",
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
@@ -235,6 +249,12 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a checkpoint saved or restored, with no mismatch: saving on a TPU is the guide's (or a
+    # memory problem's) subject, and the shapes a TPU cannot compile are dynamic-shape's
+    "Restoring checkpoint from gs://my-bucket/ckpt/step_1000 ... done",
+    "ResourceExhaustedError while restoring checkpoint: Ran out of memory in memory space hbm",
+    "ValueError: Cannot convert a partially known TensorShape to a Tensor: (None, 128)",
+    "the stored shapes in my tf.data pipeline change from batch to batch",
     # installing what an entry covers, or setting a framework up for the TPU: not an install
     "how do I install the profiler plugin for tensorboard?",
     "how do I set up keras for a TPU strategy?",
@@ -377,6 +397,7 @@ def _outside(text: str):
         *[("data_loading", x) for x in DATA_LOADING],
         *[("compiler", x) for x in COMPILER],
         *[("scratch_memory", x) for x in SCRATCH_MEMORY],
+        *[("checkpoint", x) for x in CHECKPOINT],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -503,6 +524,19 @@ Smaller models with the same code train fine.
 """
 
 
+CHECKPOINT_REPORT = """Can't resume fine-tuning on TPU v4-8 from my own checkpoint
+
+I trained a GPT-2 with torch_xla on a v4-8 and saved with xm.save(model.state_dict(), "ckpt.pt").
+After adding two tokens to the tokenizer, loading it back fails:
+
+Traceback (most recent call last):
+  File "train.py", line 74, in <module>
+    model.load_state_dict(torch.load("ckpt.pt"))
+RuntimeError: Error(s) in loading state_dict for GPT2LMHeadModel:
+	size mismatch for transformer.wte.weight: copying a param with shape torch.Size([50257, 768]) from checkpoint, the shape in current model is torch.Size([50259, 768]).
+"""
+
+
 SCRATCH_MEMORY_REPORT = """splash attention OOM on v5e-8 with seq len 32k
 
 Training a 1B model with MaxText, attention=flash, per_device_batch_size=1. At the first step:
@@ -597,6 +631,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (REGRESSION_REPORT, "regression", "says the problem began with a new release"),
         (SCRATCH_MEMORY_REPORT, "scratch_memory", "on-chip scratch memory"),
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
+        (CHECKPOINT_REPORT, "checkpoint", "says a saved checkpoint does not fit the model"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

@@ -15,8 +15,10 @@ file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`
 was asked for a process count the TPU host does not split into (`process_count`), that gcloud
 refused the arguments of a request to create a TPU (`create_request`), that a disk is full
 (`disk_full`), that the question is about what a TPU costs or what was billed (`billing`),
-where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), or what a TPU type
-has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?").
+where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type
+has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"),
+or that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
+a shape that differs from the stored one).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -446,6 +448,29 @@ _RULES: tuple[_Rule, ...] = (
             # in the person's words ("a vmem OOM", "compilation OOM of about 1GB VMEM"): VMEM is
             # never the HBM the memory entries are about
             r"\bvmem\s+(?:OOM|out of memory)\b|\b(?:OOM|out of memory)\b[^\n.;]{0,30}?\bvmem\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # a saved checkpoint does not fit the model it is restored into: a key missing or left
+        # over, a shape or a tree structure that differs from what was saved. The person's code or
+        # the checkpoint changed between the save and the restore; the shapes it names are not a
+        # TPU's dynamic shapes (dynamic-shape) nor memory (batch-or-model-too-large)
+        "checkpoint",
+        re.compile(
+            # PyTorch's load_state_dict
+            r"\bError\(s\) in loading state_dict\b|"
+            r"\b(?:Missing|Unexpected) key\(s\) in state_dict\b|"
+            r"\bsize mismatch for [\w.]+: copying a param with shape\b|"
+            # TensorFlow's and Keras's restore
+            r"\bKey [\w/.:-]+ not found in checkpoint\b|"
+            r"\bReceived incompatible tensor with shape\b"
+            r"[^\n]{0,80}?\bwhen attempting to restore\b|"
+            r"\bLayer count mismatch when loading weights\b|"
+            r"\bYou are loading a weight file containing \d+ layers into a model with \d+ "
+            r"layers\b|"
+            # Orbax's and Flax's restore
+            r"\bis not compatible with the stored shape\b|\bdoes not match (?:the )?stored shape\b",
             re.I,
         ),
     ),
