@@ -338,7 +338,8 @@ class Engine:
         values = facts.values()
         for res in results[:1]:
             for hit, _ in r.evidence[res.id].signature_hits:
-                values.update({k: v for k, v in hit.captures.items() if k not in values})
+                found = {**hit.sets, **hit.captures}  # what the message shows, and holds
+                values.update({k: v for k, v in found.items() if k not in values})
         return Answer(ranked.abstained, results, facts, lang, values, notes, aside, resembles)
 
     def _set_aside(self, r: Retrieval, entry_id: str | None, lang: str) -> dict[str, Any] | None:

@@ -212,6 +212,7 @@ def _tree_variables(entry: Entry) -> set[str]:
     names: set[str] = set(DERIVED)
     for sig in entry.signatures:
         names.update(sig.captures)
+        names.update(sig.sets)
     for node in entry.tree.nodes.values():
         if isinstance(node, NumberNode):
             names.add(node.variable)
@@ -226,6 +227,26 @@ def _tree_variables(entry: Entry) -> set[str]:
 def _signature_problems(path: str, entry: Entry) -> Iterator[Problem]:
     for field_name, sigs in (("signatures", entry.signatures), ("excludes", entry.excludes)):
         yield from _pattern_problems(path, field_name, sigs)
+    yield from _situation_problems(path, entry)
+
+
+def _situation_problems(path: str, entry: Entry) -> Iterator[Problem]:
+    """A signature's `sets` answers the questions that take its values (`answer_from`): each value
+    must be one of such a question's options, or the situation it states is never used."""
+    takes: dict[str, set[str]] = {}
+    for node in entry.tree.nodes.values():
+        if isinstance(node, ChoiceNode) and node.answer_from:
+            takes.setdefault(node.answer_from, set()).update(o.value for o in node.options)
+    for i, sig in enumerate(entry.signatures):
+        for name, value in sig.sets.items():
+            if name not in takes:
+                detail = f"'{name}' answers no question (no `answer_from: {name}` in the tree)"
+            elif value not in takes[name]:
+                valid = ", ".join(sorted(takes[name]))
+                detail = f"'{name}: {value}' is no option of the questions it answers ({valid})"
+            else:
+                continue
+            yield Problem(path, f"signatures[{i}].sets.{name}", "E036", detail)
 
 
 def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> Iterator[Problem]:
@@ -259,6 +280,9 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
             # a look-alike pattern never shows a TPU; only a signature's match does
             where = f"{field_name}[{i}].tpu_evidence"
             yield Problem(path, where, "E034", "applies to signatures only")
+        if sig.sets and field_name == "excludes":
+            # a look-alike's match is no situation of the entry's own
+            yield Problem(path, f"{field_name}[{i}].sets", "E035", "applies to signatures only")
         if sig.example is not None and rx.search(sig.example) is None:
             # the example is what the dense index embeds for the signature and what a reader
             # takes as the message it catches: one the pattern misses misleads both

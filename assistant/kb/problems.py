@@ -22,6 +22,8 @@ Codes are stable (tests, scripts and docs refer to them):
 | E032 | a signature's `example` is not matched by its own pattern |
 | E033 | `tpu_host_device` is set on a signature (it applies to excludes only) |
 | E034 | `tpu_evidence: false` is set on an exclude (it applies to signatures only) |
+| E035 | `sets` is given on an exclude (it applies to signatures only) |
+| E036 | a signature's `sets` names no question's `answer_from`, or a value no option has |
 | E040 | a text is missing one of the languages (en, pt) |
 | E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
@@ -55,6 +57,8 @@ CODES = {
     "E032": "example not matched by its pattern",
     "E033": "tpu_host_device on a signature",
     "E034": "tpu_evidence on an exclude",
+    "E035": "sets on an exclude",
+    "E036": "a situation no question takes",
     "E040": "missing language",
     "E041": "unknown placeholder",
     "E042": "unknown advisor",

@@ -55,8 +55,9 @@ class Signature(Strict):
     """An error signature: a literal substring or an RE2 regular expression.
 
     `captures` names each named group of a regex and says what it holds; captured values become
-    facts (and placeholders) for the walk. `weight` says how specific the signature is: 1.0 means
-    "this line alone identifies the entry", lower values only support the other channels.
+    facts (and placeholders) for the walk, as the fixed values in `sets` do. `weight` says how
+    specific the signature is: 1.0 means "this line alone identifies the entry", lower values only
+    support the other channels.
     """
 
     id: str = Field(pattern=NODE_ID_PATTERN)
@@ -76,6 +77,10 @@ class Signature(Strict):
     # machine prints (ssh's `client_loop: send disconnect: Broken pipe`): the report must then
     # show the TPU in its other words, as a described symptom must.
     tpu_evidence: bool = True
+    # Signatures only: the situation the message itself shows, as values that answer the walk's
+    # questions taking them (`answer_from`): "TPU is already in use by process …" is a new error
+    # after a run, saying the TPU is in use, so those two questions are not asked again.
+    sets: dict[Annotated[str, Field(pattern=VAR_PATTERN)], str] = Field(default_factory=dict)
 
 
 class Option(Strict):

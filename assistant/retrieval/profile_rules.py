@@ -274,6 +274,7 @@ class ProfileHit:
     rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
     measures: bool = False  # outweighs look-alike patterns (see ProfileRule.measures)
     tpu_evidence: bool = True  # see ProfileRule.tpu_evidence
+    sets: dict[str, str] = field(default_factory=dict)  # as SignatureHit's; none here yet
 
 
 def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:

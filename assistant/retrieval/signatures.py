@@ -8,7 +8,7 @@ lookaround; the linter reports such patterns (E030).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 # Compilation lives in the kb layer (the linter needs it too); re-exported here for callers.
@@ -54,6 +54,7 @@ class SignatureHit:
     # line, the number it keeps beside each hit (`Evidence.signature_hits`).
     last_line_no: int = 0
     tail: str = ""
+    sets: dict[str, str] = field(default_factory=dict)  # the situation it shows (kb.schema)
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
@@ -173,6 +174,7 @@ class SignatureMatcher:
                     sig.tpu_evidence,
                     last_line_no,
                     tail,
+                    dict(sig.sets),
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))

@@ -1,0 +1,82 @@
+"""A message that shows the situation answers the walk's questions about it (`Signature.sets`,
+read by a question's `answer_from`): "TPU is already in use by process 4242" is a run that fails
+because an old one still holds the TPU, so the walk goes straight to freeing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.kb import load_knowledge
+from assistant.walk import walk
+
+KB = load_knowledge(user_dirs=[])
+
+SITUATIONS = [
+    (entry.id, sig.id, sig.example, sig.sets)
+    for entry in (KB.get(i) for i in KB.ids())
+    for sig in entry.signatures
+    if sig.sets and sig.example
+]
+
+# messages of signatures that state a situation and have no example of their own
+IN_USE = [
+    "RuntimeError: TPU initialization failed: open(/dev/accel0): Device or resource busy: Device "
+    "or resource busy; Couldn't open device: /dev/accel0",
+    "Failed to get lock on /tmp/libtpu_lockfile; the TPU is already in use by another process",
+]
+
+
+def test_situations_are_stated_by_several_entries():
+    assert {entry_id for entry_id, *_ in SITUATIONS} >= {
+        "hang-on-error",
+        "create-403-scopes",
+        "steps-per-execution",
+        "input-bottleneck",
+    }
+
+
+@pytest.mark.parametrize(("entry_id", "sig_id", "example", "sets"), SITUATIONS)
+def test_a_message_stating_the_situation_skips_its_questions(
+    engine, entry_id, sig_id, example, sets
+):
+    answer = engine.ask(example)
+    assert answer.results[0].id == entry_id, (sig_id, [r.id for r in answer.results[:3]])
+    assert {k: answer.values.get(k) for k in sets} == sets
+    w = walk(KB.get(entry_id), values=dict(answer.values))
+    # every question the message answers is answered, none by the person
+    answered = {node for node, _ in w.path}
+    takes = {
+        node_id
+        for node_id, node in KB.get(entry_id).tree.nodes.items()
+        if getattr(node, "answer_from", None) in sets
+    }
+    assert takes and takes <= answered and takes <= set(w.auto), (sig_id, w.path, w.auto)
+
+
+@pytest.mark.parametrize("message", IN_USE)
+def test_a_tpu_still_held_goes_straight_to_freeing_it(engine, message):
+    answer = engine.ask(message)
+    assert answer.results[0].id == "hang-on-error"
+    w = walk(KB.get("hang-on-error"), values=dict(answer.values))
+    assert w.kind == "fix" and w.node_id == "free-tpu"
+    assert w.path == [("situation", "new-error"), ("in-use", "yes")]
+
+
+def test_the_person_can_still_answer_otherwise(engine):
+    """A situation the message states is a value like any other: the person's answer wins."""
+    answer = engine.ask(IN_USE[0])
+    w = walk(KB.get("hang-on-error"), {"situation": "hung"}, values=dict(answer.values))
+    assert w.path[0] == ("situation", "hung") and w.node_id == "quit-now"
+
+
+def test_the_cli_hint_carries_the_situation(run_cli):
+    """`ask`'s "Guided fix" hint gives the situation as values: running it reaches the fix."""
+    r = run_cli("ask", IN_USE[0])
+    hint = next(line for line in r.stdout.decode().splitlines() if "tpu-assist walk" in line)
+    args = hint.split("tpu-assist walk", 1)[1].split()
+    assert "situation=new-error" in args and "tpu_in_use=yes" in args
+    walked = run_cli("walk", *args, "--json")
+    assert walked.returncode == 0
+    import json
+
+    assert json.loads(walked.stdout)["node"] == "free-tpu"
