@@ -32,6 +32,10 @@ def test_situations_are_stated_by_several_entries():
         "create-403-scopes",
         "steps-per-execution",
         "input-bottleneck",
+        "tpu-connection",
+        "debug-logs",
+        "op-profiling",
+        "dynamic-shape",
     }
 
 
