@@ -84,3 +84,38 @@ def test_the_cli_hint_carries_the_situation(run_cli):
     import json
 
     assert json.loads(walked.stdout)["node"] == "free-tpu"
+
+
+def test_profile_figures_state_the_analyzers_verdict(engine):
+    """The share of the step waiting for input is what the input pipeline analyzer judges by:
+    figures that say so answer its question, as its verdict pasted would."""
+    answer = engine.ask("v4-8 training is slow; overview page: Input time: 68% of step time")
+    assert answer.results[0].id == "input-bottleneck"
+    assert answer.values.get("input_analyzer") == "input-bound"
+    w = walk(KB.get("input-bottleneck"), values=dict(answer.values))
+    assert w.path[0] == ("confirmed", "input-bound") and "confirmed" in w.auto
+    # idle time alone is no verdict of the analyzer's: the question stays
+    idle = engine.ask("v4-8 training is slow; the TPU sits idle 60% of the step")
+    assert "input_analyzer" not in idle.values
+
+
+def test_every_situation_a_profile_rule_states_is_one_its_entry_takes():
+    from assistant.retrieval.profile_rules import RULES
+    from assistant.text.profile import ProfileFigures
+
+    samples = [ProfileFigures(input_wait=v) for v in (2.0, 70.0)] + [ProfileFigures(tpu_idle=60.0)]
+    stated = 0
+    for rule in RULES:
+        nodes = KB.get(rule.entry_id).tree.nodes.values()
+        takes = {
+            n.answer_from: {o.value for o in n.options}
+            for n in nodes
+            if getattr(n, "answer_from", None)
+        }
+        for figures in samples:
+            if not rule.applies(figures):
+                continue
+            for name, value in rule.sets(figures).items():
+                assert value in takes.get(name, set()), (rule.id, name, value)
+                stated += 1
+    assert stated >= 2

@@ -77,6 +77,9 @@ class ProfileRule:
     # the figures that triggered it, by name (those not read are left out)
     figures: Callable[[ProfileFigures], dict[str, float]]
     weight: Callable[[ProfileFigures], float] = lambda p: WEIGHT
+    # the situation the figures show, as a signature's `sets` (kb.schema.Signature): values that
+    # answer the entry's questions taking them (`answer_from`)
+    sets: Callable[[ProfileFigures], dict[str, str]] = lambda p: {}
     # A slowdown's rule, left out when the report shows an error: an error report often carries a
     # minimal reproduction with a toy model, or a memory figure beside the failure, that say
     # nothing about how fast it trains.
@@ -167,6 +170,8 @@ RULES: tuple[ProfileRule, ...] = (
         "input-bottleneck",
         lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
+        # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
+        sets=lambda p: {"input_analyzer": "input-bound"} if _waits_for_input(p) else {},
     ),
     ProfileRule(
         "input-not-bound",
@@ -175,6 +180,7 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: _known(input_wait=p.input_wait),
         lambda p: RULED_OUT,
         rules_out=True,
+        sets=lambda p: {"input_analyzer": "not-input-bound"},
     ),
     ProfileRule(
         "host-feeding",
@@ -274,7 +280,7 @@ class ProfileHit:
     rules_out: bool = False  # counter-evidence (see ProfileRule.rules_out)
     measures: bool = False  # outweighs look-alike patterns (see ProfileRule.measures)
     tpu_evidence: bool = True  # see ProfileRule.tpu_evidence
-    sets: dict[str, str] = field(default_factory=dict)  # as SignatureHit's; none here yet
+    sets: dict[str, str] = field(default_factory=dict)  # as SignatureHit's (ProfileRule.sets)
 
 
 def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit]:
@@ -301,6 +307,7 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
                     rules_out=r.rules_out,
                     measures=r.measures,
                     tpu_evidence=r.tpu_evidence,
+                    sets=r.sets(figures),
                 )
             )
     return [h for h in hits if not any(_restates(h, other) for other in hits)]
