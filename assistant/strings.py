@@ -333,6 +333,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que um checkpoint salvo não corresponde ao modelo em que é restaurado "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.strategy": (
+        "line {line} says the code used TensorFlow's distribution strategy against its rules "
+        "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o código usou a estratégia de distribuição do TensorFlow contra as "
+        "regras dela (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não "
+        "cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1436,6 +1443,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "como `module.` ou `_orig_mod.` em cada chave) mudou entre salvar e restaurar. Monte o "
         "modelo exatamente como quando foi salvo, ou carregue com a configuração do próprio "
         "checkpoint; imprima as chaves e os formatos do checkpoint para ver quais diferem.",
+    ),
+    "answer.note_outside.strategy": (
+        "Line {line} says the code used TensorFlow's distribution strategy against its rules "
+        "(“{text}”). The guide I answer from does not cover it, and the TPU is not the cause: "
+        "create the model, its optimizer and metrics, and restore a checkpoint, inside `with "
+        "strategy.scope():` (`model.compile` too); make one strategy per program and use it "
+        "everywhere; call `strategy.run` from a `tf.function` with the step function given to it, "
+        "not nested in another `tf.function`.",
+        "A linha {line} diz que o código usou a estratégia de distribuição do TensorFlow contra as "
+        "regras dela (“{text}”). O guia em que me baseio não cobre isso, e a TPU não é a causa: "
+        "crie o modelo, o otimizador e as métricas, e restaure um checkpoint, dentro de `with "
+        "strategy.scope():` (o `model.compile` também); crie uma única estratégia por programa e "
+        "use-a em todo lugar; chame `strategy.run` de uma `tf.function` passando a função da "
+        "etapa, sem aninhá-la em outra `tf.function`.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

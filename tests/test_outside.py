@@ -223,6 +223,20 @@ CHECKPOINT = [
     "found 14 saved layers.",
     "ValueError: Requested shape: (1024, 512) is not compatible with the stored shape: (512, 1024).",
 ]
+STRATEGY = [
+    "ValueError: Variable <tf.Variable 'dense/kernel:0' shape=(512, 10) dtype=float32> was not "
+    "created in the distribution strategy scope of (<tensorflow.python.distribute.tpu_strategy."
+    "TPUStrategyV2 object at 0x7f3c>). It is most likely because some layers, model, or optimizer "
+    "was being created outside the distribution strategy scope.",
+    "ValueError: Trying to create optimizer slot variable under the scope for tf.distribute."
+    "Strategy (<TPUStrategyV2 object>), which is different from the scope used for the original "
+    "variable.",
+    "ValueError: Mixing different tf.distribute.Strategy objects: <TPUStrategyV2> is not "
+    "<MirroredStrategy>",
+    "RuntimeError: `merge_call` called while defining a new graph or a tf.function.",
+    "RuntimeError: Method requires being in cross-replica context, use "
+    "get_replica_context().merge_call()",
+]
 PROGRAM = [
     "bash: gcloud: comando não encontrado",
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
@@ -255,6 +269,9 @@ NOT_OUTSIDE = [
     "ResourceExhaustedError while restoring checkpoint: Ran out of memory in memory space hbm",
     "ValueError: Cannot convert a partially known TensorShape to a Tensor: (None, 128)",
     "the stored shapes in my tf.data pipeline change from batch to batch",
+    # a strategy's scope in the code, as every TPUStrategy script has it: no error
+    "with strategy.scope():\n    model = build_model()\n    model.compile(optimizer='adam')",
+    "I put everything in strategy.scope() like the tutorial says, and it is still slow",
     # installing what an entry covers, or setting a framework up for the TPU: not an install
     "how do I install the profiler plugin for tensorboard?",
     "how do I set up keras for a TPU strategy?",
@@ -398,6 +415,7 @@ def _outside(text: str):
         *[("compiler", x) for x in COMPILER],
         *[("scratch_memory", x) for x in SCRATCH_MEMORY],
         *[("checkpoint", x) for x in CHECKPOINT],
+        *[("strategy", x) for x in STRATEGY],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -524,6 +542,20 @@ Smaller models with the same code train fine.
 """
 
 
+STRATEGY_REPORT = """Kaggle TPU: error when fitting after loading the pretrained backbone
+
+Moving my notebook from GPU to the TPU v3-8. I create the strategy, then load the model:
+
+base = tf.keras.applications.EfficientNetB0(weights="imagenet", include_top=False)
+with strategy.scope():
+    model = tf.keras.Sequential([base, tf.keras.layers.Dense(5)])
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+model.fit(train_ds, epochs=5)
+
+ValueError: Variable <tf.Variable 'stem_conv/kernel:0' shape=(3, 3, 3, 32) dtype=float32> was not created in the distribution strategy scope of (<tensorflow.python.distribute.tpu_strategy.TPUStrategyV2 object at 0x7f0c2c>).
+"""
+
+
 CHECKPOINT_REPORT = """Can't resume fine-tuning on TPU v4-8 from my own checkpoint
 
 I trained a GPT-2 with torch_xla on a v4-8 and saved with xm.save(model.state_dict(), "ckpt.pt").
@@ -632,6 +664,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (SCRATCH_MEMORY_REPORT, "scratch_memory", "on-chip scratch memory"),
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
         (CHECKPOINT_REPORT, "checkpoint", "says a saved checkpoint does not fit the model"),
+        (STRATEGY_REPORT, "strategy", "used TensorFlow's distribution strategy against"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

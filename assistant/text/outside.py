@@ -17,8 +17,9 @@ refused the arguments of a request to create a TPU (`create_request`), that a di
 (`disk_full`), that the question is about what a TPU costs or what was billed (`billing`),
 where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type
 has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"),
-or that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
-a shape that differs from the stored one).
+that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
+a shape that differs from the stored one), or that TensorFlow's distribution strategy was used
+against its rules (`strategy`: a variable created outside `strategy.scope()`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -471,6 +472,22 @@ _RULES: tuple[_Rule, ...] = (
             r"layers\b|"
             # Orbax's and Flax's restore
             r"\bis not compatible with the stored shape\b|\bdoes not match (?:the )?stored shape\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # TensorFlow's distribution strategy used against its rules in the person's code: a model,
+        # optimizer or metric created outside `strategy.scope()`, two strategies mixed, a
+        # cross-replica call made from a replica's function. The TPU runs what it is given; the
+        # fix is where the code creates and calls things, which the guide does not cover
+        "strategy",
+        re.compile(
+            r"\bwas not created in the distribution strategy scope\b|"
+            r"\bdifferent from the scope used for the original variable\b|"
+            r"\bunder the scope for tf\.distribute\.Strategy\b|"
+            r"\bMixing different tf\.distribute\.Strategy objects\b|"
+            r"\bmerge_call`? called while defining a new graph\b|"
+            r"\bMethod requires being in cross-replica context\b",
             re.I,
         ),
     ),
