@@ -340,6 +340,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "regras dela (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não "
         "cobre",
     ),
+    "note.outside.device_placement": (
+        "line {line} says PyTorch found an operation's tensors on two devices (“{text}”), a "
+        "tensor the code did not move, which the troubleshooting guide behind tpu-assist does not "
+        "cover",
+        "a linha {line} diz que o PyTorch encontrou os tensores de uma operação em dois "
+        "dispositivos (“{text}”), um tensor que o código não moveu, o que o guia de solução de "
+        "problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1457,6 +1465,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "strategy.scope():` (o `model.compile` também); crie uma única estratégia por programa e "
         "use-a em todo lugar; chame `strategy.run` de uma `tf.function` passando a função da "
         "etapa, sem aninhá-la em outra `tf.function`.",
+    ),
+    "answer.note_outside.device_placement": (
+        "Line {line} says PyTorch found an operation's tensors on two devices (“{text}”): one is "
+        "on the XLA device and another is still on the CPU. The TPU works; the guide I answer "
+        "from does not cover this. Move the model before building the optimizer "
+        "(`model.to(device)`), every batch (`MpDeviceLoader`, or `.to(device)` on each tensor), "
+        "and any tensor the code creates during the step (`torch.zeros(..., device=x.device)`); "
+        "a buffer kept as a plain attribute instead of `register_buffer` stays behind.",
+        "A linha {line} diz que o PyTorch encontrou os tensores de uma operação em dois "
+        "dispositivos (“{text}”): um está no dispositivo XLA e outro ainda na CPU. A TPU "
+        "funciona; o guia em que me baseio não cobre isso. Mova o modelo antes de criar o "
+        "otimizador (`model.to(device)`), cada lote (`MpDeviceLoader`, ou `.to(device)` em cada "
+        "tensor) e todo tensor que o código cria durante o passo (`torch.zeros(..., "
+        "device=x.device)`); um buffer guardado como atributo comum em vez de `register_buffer` "
+        "fica para trás.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

@@ -237,6 +237,13 @@ STRATEGY = [
     "RuntimeError: Method requires being in cross-replica context, use "
     "get_replica_context().merge_call()",
 ]
+DEVICE_PLACEMENT = [
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+    "xla:0 and cpu!",
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
+    "cpu and xla:1! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+    "RuntimeError: Expected object of device type xla but got device type cpu for argument #2",
+]
 PROGRAM = [
     "bash: gcloud: comando não encontrado",
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
@@ -272,6 +279,9 @@ NOT_OUTSIDE = [
     # a strategy's scope in the code, as every TPUStrategy script has it: no error
     "with strategy.scope():\n    model = build_model()\n    model.compile(optimizer='adam')",
     "I put everything in strategy.scope() like the tutorial says, and it is still slow",
+    # moving to the device, said or done, is no error
+    "model = model.to(device)  # device = xm.xla_device()",
+    "are all tensors expected to be on the same device when I use torch_xla?",
     # installing what an entry covers, or setting a framework up for the TPU: not an install
     "how do I install the profiler plugin for tensorboard?",
     "how do I set up keras for a TPU strategy?",
@@ -416,6 +426,7 @@ def _outside(text: str):
         *[("scratch_memory", x) for x in SCRATCH_MEMORY],
         *[("checkpoint", x) for x in CHECKPOINT],
         *[("strategy", x) for x in STRATEGY],
+        *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -542,6 +553,20 @@ Smaller models with the same code train fine.
 """
 
 
+DEVICE_PLACEMENT_REPORT = """Porting my classifier to a TPU v4-8 with torch_xla fails at the first step
+
+device = xm.xla_device()
+model = Net().to(device)
+for x, y in loader:
+    loss = loss_fn(model(x), y.to(device))
+
+Traceback (most recent call last):
+  File "train.py", line 41, in <module>
+    loss = loss_fn(model(x), y.to(device))
+RuntimeError: Expected all tensors to be on the same device, but found at least two devices, xla:0 and cpu!
+"""
+
+
 STRATEGY_REPORT = """Kaggle TPU: error when fitting after loading the pretrained backbone
 
 Moving my notebook from GPU to the TPU v3-8. I create the strategy, then load the model:
@@ -665,6 +690,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
         (CHECKPOINT_REPORT, "checkpoint", "says a saved checkpoint does not fit the model"),
         (STRATEGY_REPORT, "strategy", "used TensorFlow's distribution strategy against"),
+        (DEVICE_PLACEMENT_REPORT, "device_placement", "found an operation's tensors on two"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

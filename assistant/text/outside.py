@@ -19,7 +19,8 @@ where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), w
 has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"),
 that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
 a shape that differs from the stored one), or that TensorFlow's distribution strategy was used
-against its rules (`strategy`: a variable created outside `strategy.scope()`).
+against its rules (`strategy`: a variable created outside `strategy.scope()`), or that PyTorch
+found an op's tensors on two devices (`device_placement`: one never moved to the XLA device).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -488,6 +489,18 @@ _RULES: tuple[_Rule, ...] = (
             r"\bMixing different tf\.distribute\.Strategy objects\b|"
             r"\bmerge_call`? called while defining a new graph\b|"
             r"\bMethod requires being in cross-replica context\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # PyTorch refusing an op whose tensors sit on two devices (the XLA device and the CPU): a
+        # tensor, a buffer or a model the code never moved to the TPU. The person's own code, not
+        # a TPU problem the guide names (nor a connection: the device is there)
+        "device_placement",
+        re.compile(
+            r"\bExpected all tensors to be on the same device\b|"
+            r"\bExpected (?:object of )?device type \w+ but got device type \w+|"
+            r"\bExpected tensor for argument #\d+ '\w+' to have the same device as tensor\b",
             re.I,
         ),
     ),
