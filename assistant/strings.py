@@ -341,12 +341,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "cobre",
     ),
     "note.outside.device_placement": (
-        "line {line} says PyTorch found an operation's tensors on two devices (“{text}”), a "
-        "tensor the code did not move, which the troubleshooting guide behind tpu-assist does not "
+        "line {line} says an operation's tensors or arrays are on different devices (“{text}”), "
+        "one the code did not move, which the troubleshooting guide behind tpu-assist does not "
         "cover",
-        "a linha {line} diz que o PyTorch encontrou os tensores de uma operação em dois "
-        "dispositivos (“{text}”), um tensor que o código não moveu, o que o guia de solução de "
-        "problemas por trás do tpu-assist não cobre",
+        "a linha {line} diz que os tensores ou arrays de uma operação estão em dispositivos "
+        "diferentes (“{text}”), um que o código não moveu, o que o guia de solução de problemas "
+        "por trás do tpu-assist não cobre",
+    ),
+    "note.outside.tracer_leak": (
+        "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
+        "the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um tracer do JAX escapou da transformação que o criou (“{text}”), "
+        "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
@@ -1467,19 +1473,35 @@ STRINGS: dict[str, tuple[str, str]] = {
         "etapa, sem aninhá-la em outra `tf.function`.",
     ),
     "answer.note_outside.device_placement": (
-        "Line {line} says PyTorch found an operation's tensors on two devices (“{text}”): one is "
-        "on the XLA device and another is still on the CPU. The TPU works; the guide I answer "
-        "from does not cover this. Move the model before building the optimizer "
+        "Line {line} says an operation's tensors or arrays are on different devices (“{text}”): "
+        "in PyTorch, one is on the XLA device and another is still on the CPU. The TPU works; the "
+        "guide I answer from does not cover this. Move the model before building the optimizer "
         "(`model.to(device)`), every batch (`MpDeviceLoader`, or `.to(device)` on each tensor), "
         "and any tensor the code creates during the step (`torch.zeros(..., device=x.device)`); "
-        "a buffer kept as a plain attribute instead of `register_buffer` stays behind.",
-        "A linha {line} diz que o PyTorch encontrou os tensores de uma operação em dois "
-        "dispositivos (“{text}”): um está no dispositivo XLA e outro ainda na CPU. A TPU "
+        "a buffer kept as a plain attribute instead of `register_buffer` stays behind. In JAX, "
+        "put the arrays of one call on the same devices (`jax.device_put` with one sharding).",
+        "A linha {line} diz que os tensores ou arrays de uma operação estão em dispositivos "
+        "diferentes (“{text}”): no PyTorch, um está no dispositivo XLA e outro ainda na CPU. A TPU "
         "funciona; o guia em que me baseio não cobre isso. Mova o modelo antes de criar o "
         "otimizador (`model.to(device)`), cada lote (`MpDeviceLoader`, ou `.to(device)` em cada "
         "tensor) e todo tensor que o código cria durante o passo (`torch.zeros(..., "
         "device=x.device)`); um buffer guardado como atributo comum em vez de `register_buffer` "
-        "fica para trás.",
+        "fica para trás. No JAX, ponha os arrays de uma chamada nos mesmos dispositivos "
+        "(`jax.device_put` com um único sharding).",
+    ),
+    "answer.note_outside.tracer_leak": (
+        "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "
+        "value computed inside `jit`, `grad`, `vmap` or `scan` was kept outside it, in a global, a "
+        "list, a Python attribute (`self.x = …`) or a closure, and used after the call. The guide "
+        "I answer from does not cover it, and the TPU is not the cause. Return the value from the "
+        "function instead and keep state in what it returns; running once with "
+        "`jax.checking_leaks()` names the line that keeps it.",
+        "A linha {line} diz que um tracer do JAX escapou da transformação que o criou (“{text}”): "
+        "um valor calculado dentro de `jit`, `grad`, `vmap` ou `scan` foi guardado fora dela, numa "
+        "variável global, numa lista, num atributo Python (`self.x = …`) ou num closure, e usado "
+        "depois da chamada. O guia em que me baseio não cobre isso, e a TPU não é a causa. Devolva "
+        "o valor pela função e guarde o estado no que ela retorna; rodar uma vez com "
+        "`jax.checking_leaks()` aponta a linha que o guarda.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

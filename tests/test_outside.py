@@ -243,6 +243,17 @@ DEVICE_PLACEMENT = [
     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "
     "cpu and xla:1! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
     "RuntimeError: Expected object of device type xla but got device type cpu for argument #2",
+    'RuntimeError: Attempted to set the storage of a tensor on device "xla:0" to a storage on '
+    'different device "cpu". This is no longer allowed; the devices must match.',
+    "ValueError: Received incompatible devices for jitted computation. Got argument x of main "
+    "with shape float32[8] and device ids [0] on platform TPU and argument y with shape "
+    "float32[8] and device ids [1] on platform TPU",
+]
+TRACER_LEAK = [
+    "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
+    "by JAX had a side effect, allowing for a reference to an intermediate value with type "
+    "float32[128] to escape the scope of the transformation.",
+    "UnexpectedTracerError: Encountered an unexpected tracer.",
 ]
 PROGRAM = [
     "bash: gcloud: comando não encontrado",
@@ -282,6 +293,9 @@ NOT_OUTSIDE = [
     # moving to the device, said or done, is no error
     "model = model.to(device)  # device = xm.xla_device()",
     "are all tensors expected to be on the same device when I use torch_xla?",
+    # the tracer the dynamic-shape entry is about: a traced value used for a size
+    "jax.errors.ConcretizationTypeError: Abstract tracer value encountered where concrete value "
+    "is expected: traced array with shape int32[]",
     # installing what an entry covers, or setting a framework up for the TPU: not an install
     "how do I install the profiler plugin for tensorboard?",
     "how do I set up keras for a TPU strategy?",
@@ -427,6 +441,7 @@ def _outside(text: str):
         *[("checkpoint", x) for x in CHECKPOINT],
         *[("strategy", x) for x in STRATEGY],
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
+        *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -690,7 +705,8 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STORAGE_ACCESS_REPORT, "storage_access", "says Cloud Storage refused the account"),
         (CHECKPOINT_REPORT, "checkpoint", "says a saved checkpoint does not fit the model"),
         (STRATEGY_REPORT, "strategy", "used TensorFlow's distribution strategy against"),
-        (DEVICE_PLACEMENT_REPORT, "device_placement", "found an operation's tensors on two"),
+        (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
+        (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

@@ -20,7 +20,9 @@ has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v
 that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
 a shape that differs from the stored one), or that TensorFlow's distribution strategy was used
 against its rules (`strategy`: a variable created outside `strategy.scope()`), or that PyTorch
-found an op's tensors on two devices (`device_placement`: one never moved to the XLA device).
+found an op's tensors on two devices (`device_placement`: one never moved to the XLA device; JAX's
+arrays of one call on different devices), or that JAX found a tracer that escaped its
+transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -500,9 +502,20 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bExpected all tensors to be on the same device\b|"
             r"\bExpected (?:object of )?device type \w+ but got device type \w+|"
-            r"\bExpected tensor for argument #\d+ '\w+' to have the same device as tensor\b",
+            r"\bExpected tensor for argument #\d+ '\w+' to have the same device as tensor\b|"
+            r"\bAttempted to set the storage of a tensor on device \S+ to a storage on different "
+            r"device\b|"
+            # JAX's form: the arrays of one jitted call committed to different devices
+            r"\bReceived incompatible devices for jitted computation\b",
             re.I,
         ),
+    ),
+    _Rule(
+        # JAX's tracer leaked out of the transformation that made it (kept in a global, a list or
+        # an attribute from inside jit, grad or scan): the person's code, not the shapes the
+        # dynamic-shape entry is about (its ConcretizationTypeError is a tracer used for a size)
+        "tracer_leak",
+        re.compile(r"\bUnexpectedTracerError\b|\bEncountered an unexpected tracer\b", re.I),
     ),
 )
 
