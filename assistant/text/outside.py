@@ -18,11 +18,11 @@ refused the arguments of a request to create a TPU (`create_request`), that a di
 where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type
 has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"),
 that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
-a shape that differs from the stored one), or that TensorFlow's distribution strategy was used
-against its rules (`strategy`: a variable created outside `strategy.scope()`), or that PyTorch
-found an op's tensors on two devices (`device_placement`: one never moved to the XLA device; JAX's
-arrays of one call on different devices), or that JAX found a tracer that escaped its
-transformation (`tracer_leak`).
+a shape that differs from the stored one), that TensorFlow's distribution strategy was used
+against its rules (`strategy`: a variable created outside `strategy.scope()`), that an op's
+tensors or arrays are on different devices (`device_placement`: one PyTorch tensor never moved to
+the XLA device, JAX arrays of one call committed to different devices), or that JAX found a tracer
+that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
