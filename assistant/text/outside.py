@@ -504,7 +504,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bExpected (?:object of )?device type \w+ but got device type \w+|"
             r"\bExpected tensor for argument #\d+ '\w+' to have the same device as tensor\b|"
             r"\bAttempted to set the storage of a tensor on device \S+ to a storage on different "
-            r"device\b|"
+            r"device\b|\bTensor on device \S+ is not on the expected device\b|"
             # JAX's form: the arrays of one jitted call committed to different devices
             r"\bReceived incompatible devices for jitted computation\b",
             re.I,
