@@ -246,6 +246,8 @@ DEVICE_PLACEMENT = [
     'RuntimeError: Attempted to set the storage of a tensor on device "xla:0" to a storage on '
     'different device "cpu". This is no longer allowed; the devices must match.',
     "RuntimeError: Tensor on device meta is not on the expected device xla:0!",
+    "RuntimeError: torch_xla/csrc/aten_xla_bridge.cpp:69 : Check failed: xtensor Input tensor "
+    "is not an XLA tensor: torch.FloatTensor",
     "ValueError: Received incompatible devices for jitted computation. Got argument x of main "
     "with shape float32[8] and device ids [0] on platform TPU and argument y with shape "
     "float32[8] and device ids [1] on platform TPU",

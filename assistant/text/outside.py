@@ -505,6 +505,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\bExpected tensor for argument #\d+ '\w+' to have the same device as tensor\b|"
             r"\bAttempted to set the storage of a tensor on device \S+ to a storage on different "
             r"device\b|\bTensor on device \S+ is not on the expected device\b|"
+            # PyTorch/XLA's own word for a CPU tensor given to an op on the XLA device
+            r"\bInput tensor is not an XLA tensor\b|"
             # JAX's form: the arrays of one jitted call committed to different devices
             r"\bReceived incompatible devices for jitted computation\b",
             re.I,
