@@ -354,6 +354,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que um tracer do JAX escapou da transformação que o criou (“{text}”), "
         "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.sharding": (
+        "line {line} says JAX cannot shard an array as the code asks (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o JAX não consegue fragmentar um array como o código pede "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1502,6 +1508,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "depois da chamada. O guia em que me baseio não cobre isso, e a TPU não é a causa. Devolva "
         "o valor pela função e guarde o estado no que ela retorna; rodar uma vez com "
         "`jax.checking_leaks()` aponta a linha que o guarda.",
+    ),
+    "answer.note_outside.sharding": (
+        "Line {line} says JAX cannot shard an array as the code asks (“{text}”). The guide I "
+        "answer from does not cover it, and the TPU is not the cause: a dimension sharded over a "
+        "mesh axis must divide evenly among that axis's devices, and the axis must be one the "
+        "mesh has. Make the global batch (or that dimension) a multiple of the devices it is "
+        "split over — with the guide's rule, a multiple of 8 per device — pad it, or leave that "
+        "dimension unsharded (`None` in its PartitionSpec); check the axis names against "
+        "`mesh.axis_names`.",
+        "A linha {line} diz que o JAX não consegue fragmentar um array como o código pede "
+        "(“{text}”). O guia em que me baseio não cobre isso, e a TPU não é a causa: uma dimensão "
+        "fragmentada num eixo da malha precisa se dividir por igual entre os dispositivos desse "
+        "eixo, e o eixo precisa existir na malha. Faça o lote global (ou essa dimensão) múltiplo "
+        "dos dispositivos em que é dividido — pela regra do guia, múltiplo de 8 por dispositivo —, "
+        "preencha-o, ou deixe essa dimensão sem fragmentar (`None` no PartitionSpec); confira os "
+        "nomes dos eixos em `mesh.axis_names`.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

@@ -252,6 +252,15 @@ DEVICE_PLACEMENT = [
     "with shape float32[8] and device ids [0] on platform TPU and argument y with shape "
     "float32[8] and device ids [1] on platform TPU",
 ]
+SHARDING = [
+    "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 8), "
+    "spec=PartitionSpec('data',)), which implies that the global size of its dimension 0 should "
+    "be divisible by 8, but it is equal to 12 (full shape: (12, 512))",
+    "ValueError: Sharding GSPMDSharding({devices=[8,1]0,1,2,3,4,5,6,7}) implies that array axis 0 "
+    "is partitioned 8 times, but the dimension size is 7 (full shape: (7, 1))",
+    "jax._src.core.ShardingTypeError: dot_general requires contracting dimensions to have "
+    "consistent sharding",
+]
 TRACER_LEAK = [
     "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
     "by JAX had a side effect, allowing for a reference to an intermediate value with type "
@@ -296,6 +305,9 @@ NOT_OUTSIDE = [
     # moving to the device, said or done, is no error
     "model = model.to(device)  # device = xm.xla_device()",
     "are all tensors expected to be on the same device when I use torch_xla?",
+    # sharding said in words, or FSDP beside an out-of-memory error: the entries' own reports
+    "with FSDP sharding over 8 devices the 7B model still runs out of HBM",
+    "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm while sharding the optimizer state",
     # the tracer the dynamic-shape entry is about: a traced value used for a size
     "jax.errors.ConcretizationTypeError: Abstract tracer value encountered where concrete value "
     "is expected: traced array with shape int32[]",
@@ -445,6 +457,7 @@ def _outside(text: str):
         *[("strategy", x) for x in STRATEGY],
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
+        *[("sharding", x) for x in SHARDING],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -710,6 +723,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STRATEGY_REPORT, "strategy", "used TensorFlow's distribution strategy against"),
         (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
         (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
+        (SHARDING[0], "sharding", "JAX cannot shard an array as the code asks"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

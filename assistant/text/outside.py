@@ -21,8 +21,9 @@ that a saved checkpoint does not fit the model restored from it (`checkpoint`: a
 a shape that differs from the stored one), that TensorFlow's distribution strategy was used
 against its rules (`strategy`: a variable created outside `strategy.scope()`), that an op's
 tensors or arrays are on different devices (`device_placement`: one PyTorch tensor never moved to
-the XLA device, JAX arrays of one call committed to different devices), or that JAX found a tracer
-that escaped its transformation (`tracer_leak`).
+the XLA device, JAX arrays of one call committed to different devices), that JAX cannot shard an
+array as asked (`sharding`: a dimension that does not divide among the devices of its mesh axis),
+or that JAX found a tracer that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -509,6 +510,20 @@ _RULES: tuple[_Rule, ...] = (
             r"\bInput tensor is not an XLA tensor\b|"
             # JAX's form: the arrays of one jitted call committed to different devices
             r"\bReceived incompatible devices for jitted computation\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # JAX's sharding of an array that does not divide among the devices of its mesh axis (a
+        # dimension of 12 over 8 devices), or that names an axis the mesh does not have: the
+        # person's sharding, not a TPU problem the guide names (a batch too small for the cores
+        # is small-batch's, but this run never starts)
+        "sharding",
+        re.compile(
+            r"\bimplies that array axis \d+ is partitioned \d+ times, but the dimension size is\b|"
+            r"\bglobal size of its dimension \d+ should be divisible by \d+\b|"
+            r"\bShardingTypeError\b|"
+            r"\bResource axis: \S+ of \S+ is not found in mesh\b",
             re.I,
         ),
     ),
