@@ -240,6 +240,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o shell não encontra um programa (“{text}”), o que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.replication": (
+        "line {line} says the launcher's processes could not share the TPU because the parent "
+        "process took it first (“{text}”), which the troubleshooting guide behind tpu-assist does "
+        "not cover",
+        "a linha {line} diz que os processos do lançador não puderam dividir a TPU porque o "
+        "processo pai a pegou antes (“{text}”), o que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
     "note.outside.process_count": (
         "line {line} says the launcher was asked for a number of processes the TPU host does not "
         "split into (“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
@@ -1262,6 +1270,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a instalação de ferramentas. Instale-o (para o gcloud: a Google Cloud CLI, depois rode "
         "gcloud init), abra um shell novo, confira que ele é encontrado (which gcloud mostra o "
         "caminho) e pergunte de novo com o próximo erro.",
+    ),
+    "answer.note_outside.replication": (
+        "Line {line} says the launcher's processes could not share the TPU (“{text}”): the "
+        "parent process took it before `xmp.spawn` — `xm.xla_device()`, a tensor, a model or a "
+        "`torch.load(..., map_location=device)` at the top level of the script or notebook — so "
+        "each child sees one device. The guide I answer from does not cover it. Create the "
+        "device, the model on it and the data inside the function given to `xmp.spawn` (keep "
+        "the model on the CPU until then, or wrap it in `xmp.MpModelWrapper` on older "
+        "releases), and restart the notebook's runtime before spawning again, since the parent "
+        "keeps the TPU.",
+        "A linha {line} diz que os processos do lançador não puderam dividir a TPU (“{text}”): o "
+        "processo pai a pegou antes do `xmp.spawn` — `xm.xla_device()`, um tensor, um modelo ou "
+        "um `torch.load(..., map_location=device)` no nível de cima do script ou do notebook —, "
+        "então cada filho vê um dispositivo só. O guia em que me baseio não cobre isso. Crie o "
+        "dispositivo, o modelo nele e os dados dentro da função passada ao `xmp.spawn` (deixe o "
+        "modelo na CPU até lá, ou envolva-o em `xmp.MpModelWrapper` nas versões antigas), e "
+        "reinicie o runtime do notebook antes de rodar de novo, porque o pai continua com a TPU.",
     ),
     "answer.note_outside.process_count": (
         "Line {line} says the launcher was asked for a number of processes the TPU host does not "

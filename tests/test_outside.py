@@ -252,6 +252,12 @@ DEVICE_PLACEMENT = [
     "with shape float32[8] and device ids [0] on platform TPU and argument y with shape "
     "float32[8] and device ids [1] on platform TPU",
 ]
+REPLICATION = [
+    "RuntimeError: Cannot replicate if number of devices (1) is different from 8",
+    "Exception in device=TPU:3: Cannot replicate if number of devices (1) is different from 8",
+    "RuntimeError: Runtime is already initialized. Do not use the XLA device before calling "
+    "xmp.spawn.",
+]
 SHARDING = [
     "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 8), "
     "spec=PartitionSpec('data',)), which implies that the global size of its dimension 0 should "
@@ -458,6 +464,7 @@ def _outside(text: str):
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("sharding", x) for x in SHARDING],
+        *[("replication", x) for x in REPLICATION],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
     ],
@@ -598,6 +605,18 @@ RuntimeError: Expected all tensors to be on the same device, but found at least 
 """
 
 
+REPLICATION_REPORT = """xmp.spawn fails on Kaggle TPU v3-8 after loading my weights
+
+import torch_xla.core.xla_model as xm
+import torch_xla.distributed.xla_multiprocessing as xmp
+device = xm.xla_device()
+model = Net().to(device)
+xmp.spawn(_mp_fn, args=(flags,), nprocs=8, start_method="fork")
+
+Exception in device=TPU:0: Cannot replicate if number of devices (1) is different from 8
+"""
+
+
 STRATEGY_REPORT = """Kaggle TPU: error when fitting after loading the pretrained backbone
 
 Moving my notebook from GPU to the TPU v3-8. I create the strategy, then load the model:
@@ -724,6 +743,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
         (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
         (SHARDING[0], "sharding", "JAX cannot shard an array as the code asks"),
+        (REPLICATION_REPORT, "replication", "processes could not share the TPU"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],
 )

@@ -12,7 +12,8 @@ DataLoader worker), that the compiler failed and calls it a bug of its own (`com
 file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`:
 "Ran out of memory in memory space vmem"), that the problem began with a new release
 (`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a launcher
-was asked for a process count the TPU host does not split into (`process_count`), that gcloud
+was asked for a process count the TPU host does not split into (`process_count`), that its
+processes found one device each because the parent took the TPU first (`replication`), that gcloud
 refused the arguments of a request to create a TPU (`create_request`), that a disk is full
 (`disk_full`), that the question is about what a TPU costs or what was billed (`billing`),
 where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type
@@ -208,6 +209,20 @@ _RULES: tuple[_Rule, ...] = (
         # command's settings, not a TPU that cannot be reached
         "process_count",
         re.compile(r"\bnumber of devices must be either 1 or \d+, got \d+ instead\b", re.I),
+    ),
+    _Rule(
+        # xmp.spawn's processes could not share the host's devices because the parent process had
+        # already taken the TPU (xm.xla_device(), a tensor or a checkpoint put on it before the
+        # spawn): each child sees one device (XRT: "Cannot replicate if number of devices (1) is
+        # different from 8"; PJRT: "Runtime is already initialized"). The order of the person's
+        # code, not a TPU held by an old run (hang-on-error) or one that cannot be reached
+        "replication",
+        re.compile(
+            r"\bCannot replicate if number of devices \(\d+\) is different from \d+|"
+            r"\bRuntime is already initialized\. Do not use the XLA device before calling "
+            r"xmp\.spawn\b",
+            re.I,
+        ),
     ),
     _Rule(
         # what a TPU costs or what the account was charged: pricing and billing, which the guide
