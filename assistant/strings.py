@@ -1495,13 +1495,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "create the model, its optimizer and metrics, and restore a checkpoint, inside `with "
         "strategy.scope():` (`model.compile` too); make one strategy per program and use it "
         "everywhere; call `strategy.run` from a `tf.function` with the step function given to it, "
-        "not nested in another `tf.function`.",
+        "not nested in another `tf.function`; give `model.fit` a `tf.data.Dataset` where the "
+        "code used `fit_generator` or a Python generator.",
         "A linha {line} diz que o código usou a estratégia de distribuição do TensorFlow contra as "
         "regras dela (“{text}”). O guia em que me baseio não cobre isso, e a TPU não é a causa: "
         "crie o modelo, o otimizador e as métricas, e restaure um checkpoint, dentro de `with "
         "strategy.scope():` (o `model.compile` também); crie uma única estratégia por programa e "
         "use-a em todo lugar; chame `strategy.run` de uma `tf.function` passando a função da "
-        "etapa, sem aninhá-la em outra `tf.function`.",
+        "etapa, sem aninhá-la em outra `tf.function`; passe ao `model.fit` um `tf.data.Dataset` "
+        "onde o código usava `fit_generator` ou um gerador Python.",
     ),
     "answer.note_outside.device_placement": (
         "Line {line} says an operation's tensors or arrays are on different devices (“{text}”): "

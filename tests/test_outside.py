@@ -236,6 +236,8 @@ STRATEGY = [
     "RuntimeError: `merge_call` called while defining a new graph or a tf.function.",
     "RuntimeError: Method requires being in cross-replica context, use "
     "get_replica_context().merge_call()",
+    "NotImplementedError: `fit_generator` is not supported for models compiled with "
+    "tf.distribute.Strategy.",
 ]
 DEVICE_PLACEMENT = [
     "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, "

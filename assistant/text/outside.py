@@ -506,7 +506,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bunder the scope for tf\.distribute\.Strategy\b|"
             r"\bMixing different tf\.distribute\.Strategy objects\b|"
             r"\bmerge_call`? called while defining a new graph\b|"
-            r"\bMethod requires being in cross-replica context\b",
+            r"\bMethod requires being in cross-replica context\b|"
+            # Keras's generator methods, which a strategy's model does not take
+            r"\bis not supported for models compiled with tf\.distribute\.Strategy\b",
             re.I,
         ),
     ),
