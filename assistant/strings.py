@@ -368,6 +368,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o JAX não consegue fragmentar um array como o código pede "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.index_range": (
+        "line {line} says an index is outside the table it reads (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um índice está fora da tabela que ele lê (“{text}”), o que o guia "
+        "de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1551,6 +1557,24 @@ STRINGS: dict[str, tuple[str, str]] = {
         "dos dispositivos em que é dividido — pela regra do guia, múltiplo de 8 por dispositivo —, "
         "preencha-o, ou deixe essa dimensão sem fragmentar (`None` no PartitionSpec); confira os "
         "nomes dos eixos em `mesh.axis_names`.",
+    ),
+    "answer.note_outside.index_range": (
+        "Line {line} says an index is outside the table it reads (“{text}”): most often a token "
+        "id at or over the vocabulary size (the tokenizer has more tokens than the model's "
+        "embedding: added tokens, another checkpoint's vocabulary) or a label at or over the "
+        "number of classes. The guide I answer from does not cover it, and the TPU is not the "
+        "cause — on a TPU such a lookup is not checked (XLA clamps or fills an index out of "
+        "range, with no error), so fix it before training there. Compare the largest id in the "
+        "data with the table's size (resize the embedding after adding tokens) and the labels "
+        "with the number of classes.",
+        "A linha {line} diz que um índice está fora da tabela que ele lê (“{text}”): quase sempre "
+        "um id de token igual ou maior que o tamanho do vocabulário (o tokenizador tem mais "
+        "tokens que o embedding do modelo: tokens adicionados, o vocabulário de outro checkpoint) "
+        "ou um rótulo igual ou maior que o número de classes. O guia em que me baseio não cobre "
+        "isso, e a TPU não é a causa — numa TPU essa busca não é verificada (o XLA limita ou "
+        "preenche um índice fora do intervalo, sem erro), então corrija antes de treinar lá. "
+        "Compare o maior id dos dados com o tamanho da tabela (redimensione o embedding depois "
+        "de adicionar tokens) e os rótulos com o número de classes.",
     ),
     "answer.note_outside.scratch_memory": (
         "Line {line} says one kernel ran out of the TPU core's on-chip scratch memory (“{text}”): "

@@ -260,6 +260,13 @@ REPLICATION = [
     "RuntimeError: Runtime is already initialized. Do not use the XLA device before calling "
     "xmp.spawn.",
 ]
+INDEX_RANGE = [
+    "tensorflow.python.framework.errors_impl.InvalidArgumentError: indices[2968] = 30523 is not "
+    "in [0, 30522)",
+    "InvalidArgumentError: indices[12,7] = -1 is not in [0, 50000) [[{{node embedding/lookup}}]]",
+    "IndexError: index out of range in self",
+    "IndexError: Target 10 is out of bounds.",
+]
 SHARDING = [
     "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 8), "
     "spec=PartitionSpec('data',)), which implies that the global size of its dimension 0 should "
@@ -313,6 +320,9 @@ NOT_OUTSIDE = [
     # moving to the device, said or done, is no error
     "model = model.to(device)  # device = xm.xla_device()",
     "are all tensors expected to be on the same device when I use torch_xla?",
+    # an index said in words, or an index of a list: no table read out of range
+    "the index of the TPU core in the list is not in range of the devices I expected",
+    "IndexError: list index out of range",
     # sharding said in words, or FSDP beside an out-of-memory error: the entries' own reports
     "with FSDP sharding over 8 devices the 7B model still runs out of HBM",
     "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm while sharding the optimizer state",
@@ -466,6 +476,7 @@ def _outside(text: str):
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("sharding", x) for x in SHARDING],
+        *[("index_range", x) for x in INDEX_RANGE],
         *[("replication", x) for x in REPLICATION],
         *[("storage_access", x) for x in STORAGE_ACCESS],
         *[("regression", x) for x in REGRESSION],
@@ -745,6 +756,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
         (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
         (SHARDING[0], "sharding", "JAX cannot shard an array as the code asks"),
+        (INDEX_RANGE[0], "index_range", "an index is outside the table it reads"),
         (REPLICATION_REPORT, "replication", "processes could not share the TPU"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
     ],

@@ -24,6 +24,7 @@ against its rules (`strategy`: a variable created outside `strategy.scope()`), t
 tensors or arrays are on different devices (`device_placement`: one PyTorch tensor never moved to
 the XLA device, JAX arrays of one call committed to different devices), that JAX cannot shard an
 array as asked (`sharding`: a dimension that does not divide among the devices of its mesh axis),
+that an index is outside the table it reads (`index_range`: a token id over the vocabulary),
 or that JAX found a tracer that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
@@ -541,6 +542,19 @@ _RULES: tuple[_Rule, ...] = (
             r"\bglobal size of its dimension \d+ should be divisible by \d+\b|"
             r"\bShardingTypeError\b|"
             r"\bResource axis: \S+ of \S+ is not found in mesh\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # an index outside the table it reads: a token id at or over the vocabulary's size (the
+        # tokenizer and the model's embedding disagree), a label at or over the number of
+        # classes. The data or the configuration, not the TPU (which does not check: XLA clamps
+        # or fills an out-of-range gather, and the error shows where the code runs elsewhere)
+        "index_range",
+        re.compile(
+            r"\bindices\[[\d,]+\] = -?\d+ is not in \[0, ?\d+\)|"
+            r"\bIndexError: index out of range in self\b|"
+            r"\bTarget -?\d+ is out of bounds\b",
             re.I,
         ),
     ),
