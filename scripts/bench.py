@@ -303,6 +303,28 @@ def bench_query(runs: int, embedder=None) -> dict:
     return {"n_queries": len(texts), **latency(engine, texts, runs)}
 
 
+def worst_inputs() -> dict[str, str]:
+    """Pastes built to be slow, at the sizes the normalizer keeps (`MAX_LINE`): long error lines of
+    dotted names (every regex that scans a module path), one huge line, many short error lines."""
+    dotted = "RuntimeError: " + "a." * 990
+    return {
+        "dotted_error_lines": "\n".join([dotted] * 300),
+        "one_huge_line": "x" * 1_000_000,
+        "many_error_lines": "\n".join(f"E0101 ValueError: step {i} failed" for i in range(20_000)),
+        "numbers_and_units": " ".join(f"{i}.5 GiB {i}ms {i}%" for i in range(20_000)),
+    }
+
+
+def bench_worst(engine: Engine) -> dict:
+    """Seconds `ask` takes on each pathological paste (one run: these are guards, not medians)."""
+    out = {}
+    for name, text in worst_inputs().items():
+        t0 = time.perf_counter()
+        engine.ask(text)
+        out[name] = round(time.perf_counter() - t0, 3)
+    return out
+
+
 def bench_build(runs: int) -> dict:
     """Full builds from an empty directory with a loaded model, as a person's first `kb build`
     pays them after the model load: the ONNX engine's includes exporting the model (and embeds
@@ -540,6 +562,12 @@ def print_table(res: dict) -> None:
                 f"  {k:12} {v['p50_ms']:8.2f} {v['p95_ms']:8.2f}   "
                 f"{w.get('p50_ms', nan):9.2f} {w.get('p95_ms', nan):10.2f}"
             )
+    worst = res.get("worst")
+    if worst:
+        print(
+            "\nworst-case pastes, seconds for one ask: "
+            + ", ".join(f"{k} {v:.2f}" for k, v in worst.items())
+        )
     nan = float("nan")
     print(
         f"\nindex build: {b['entries']} entries, {b['chunks']} chunks: "
@@ -892,6 +920,7 @@ def main() -> int:
         ("startup", lambda: bench_startup(runs)),
         ("query", lambda: bench_query(runs)),
         ("query_torch", lambda: bench_query(runs, torch_embedder)),
+        ("worst", lambda: bench_worst(base)),
         ("build", lambda: bench_build(min(runs, 2))),
         ("scale", lambda: bench_scale(sizes, min(runs, 2), base, torch_embedder)),
     ]

@@ -35,8 +35,10 @@ STATUS_CODES = (
     "OUT_OF_RANGE DATA_LOSS ALREADY_EXISTS"
 ).split()
 
+# An exception's name, with its module path. It starts where a dotted name starts (not inside
+# one), so a long run of "a.a.a…" is scanned once, not again from each of its dots.
 _EXC = re.compile(
-    r"\b((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|HttpError))\b"
+    r"(?<![\w.])((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt)|HttpError))\b"
     r"(?:\s*:\s*(?P<msg>.{0,400}))?"
 )
 _STATUS = re.compile(r"\b(" + "|".join(STATUS_CODES) + r")\b")
