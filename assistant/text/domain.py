@@ -232,8 +232,9 @@ def absent_backend_probe(line: str) -> bool:
 _ABSENT_TPU_SUMMARY = re.compile(
     r"\bTPU available:\s*False(?:,\s*using:\s*0 TPU cores)?|\bNo GPU/TPU found\b|"
     # TensorFlow's and old jaxlib's probe, with the source file that prints it
-    # ("tpu_platform_interface.cc:74] No TPU platform found.")
-    r"(?:[\w/.-]*tpu_platform_interface\.cc:\d+\]\s*)?\bNo TPU platform found\b",
+    # ("tpu_platform_interface.cc:74] No TPU platform found."); the path is tried only where a
+    # path starts, so a long run of path characters is scanned once
+    r"(?:(?<![\w/.-])[\w/.-]*tpu_platform_interface\.cc:\d+\]\s*)?\bNo TPU platform found\b",
     re.I,
 )
 
@@ -242,7 +243,7 @@ _ABSENT_TPU_SUMMARY = re.compile(
 # ("tpu_client.py:54] Starting the local TPU driver."): with that probe's failure in the same
 # log, the line is part of it.
 _LOCAL_DRIVER_START = re.compile(
-    r"(?:[\w/.-]*tpu_client\.py:\d+\]\s*)?Starting the local TPU driver\.?"
+    r"(?:(?<![\w/.-])[\w/.-]*tpu_client\.py:\d+\]\s*)?Starting the local TPU driver\.?"
 )
 
 

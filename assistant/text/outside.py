@@ -196,9 +196,10 @@ _RULES: tuple[_Rule, ...] = (
         # installed or not on PATH
         "program",
         re.compile(
-            r"\b[\w.-]+: command not found\b|"
+            # (the program's name tried only where a name starts: a long run is scanned once)
+            r"(?<![\w.-])[\w.-]+: command not found\b|"
             # bash in a Portuguese locale
-            r"\b[\w.-]+: comando n[ãa]o encontrado\b|"
+            r"(?<![\w.-])[\w.-]+: comando n[ãa]o encontrado\b|"
             r"\bcommand not found: [\w.-]+|"
             r"\bis not recognized as an internal or external command\b",
             re.I,

@@ -322,7 +322,8 @@ _LANG_WORD = re.compile(r"(?<![\w.-])[a-zà-ú]+(?![\w-]|\.\w)")
 PT_WEIGHT = 2
 # A word with a Portuguese accent, counted once however many it carries: "Résumé" in an English
 # title is one loan word, not two letters of evidence against the "on" beside it.
-_ACCENTED_WORD = re.compile(r"\w*[ãõçáéíóúâêô]\w*")
+# a word with an accent, tried only where a word starts (a long run of letters is scanned once)
+_ACCENTED_WORD = re.compile(r"(?<!\w)\w*[ãõçáéíóúâêô]\w*")
 
 
 def lang_scores(text: str) -> tuple[int, int]:
