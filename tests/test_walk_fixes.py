@@ -461,6 +461,29 @@ def test_small_batch_lr_scaling_is_an_option_with_cap_and_warm_up():
     assert "learning_rate=BASE_LR * GLOBAL_BATCH_SIZE" not in d["steps"][0]["after"]
 
 
+@pytest.mark.parametrize(
+    ("framework", "shown"),
+    [("jax", "NamedSharding(mesh"), ("pytorch", "XlaFullyShardedDataParallel")],
+)
+def test_a_model_copied_on_every_device_is_sharded_before_it_is_recomputed(framework, shown):
+    """A model that does not fit even at batch 64 and must keep its architecture: where each device
+    holds all of it (plain data parallelism), the fix is to shard weights and optimizer state, with
+    the slice's figures; where they are sharded already, recompute activations."""
+    answers = {"generation": "v5e", "batch": "32", "keep-architecture": "keep"}
+    d = fix(
+        "batch-or-model-too-large",
+        {**answers, "replicas": "yes"},
+        framework=framework,
+        accelerator_type="v5litepod-8",
+    )
+    assert d["node"] == "fix-shard"
+    code = [s for s in d["steps"] if s["kind"] == "code"]
+    assert len(code) == 1 and shown in code[0]["after"]
+    assert "8 devices of 16 GiB each" in texts(d)
+    already = fix("batch-or-model-too-large", {**answers, "replicas": "no"})
+    assert already["node"] == "fix-remat"
+
+
 def test_one_hot_only_for_small_vocabularies():
     entry = KB.get("low-mxu")
     to_gather = next(a for a in all_paths(entry) if a.get("which-ops") == "gather")
