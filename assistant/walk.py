@@ -193,11 +193,15 @@ def _derive(vals: dict[str, str], overrides: dict[str, str] | None) -> None:
 
 
 def _known_answer(node: Node, vals: dict[str, str]) -> str | None:
-    """The option a question's `answer_from` variable already names, if any."""
-    if not isinstance(node, ChoiceNode) or not node.answer_from:
+    """The option the first of a question's `answer_from` variables to name one names, if any."""
+    if not isinstance(node, ChoiceNode):
         return None
-    known = str(vals.get(node.answer_from) or "").strip().lower()
-    return next((o.value for o in node.options if o.value.lower() == known), None)
+    for name in node.answered_by:
+        known = str(vals.get(name) or "").strip().lower()
+        found = next((o.value for o in node.options if o.value.lower() == known), None)
+        if found is not None:
+            return found
+    return None
 
 
 def all_paths(

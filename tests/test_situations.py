@@ -52,7 +52,7 @@ def test_a_message_stating_the_situation_skips_its_questions(
     takes = {
         node_id
         for node_id, node in KB.get(entry_id).tree.nodes.items()
-        if getattr(node, "answer_from", None) in sets
+        if set(getattr(node, "answered_by", ())) & set(sets)
     }
     assert takes and takes <= answered and takes <= set(w.auto), (sig_id, w.path, w.auto)
 
@@ -108,9 +108,9 @@ def test_every_situation_a_profile_rule_states_is_one_its_entry_takes():
     for rule in RULES:
         nodes = KB.get(rule.entry_id).tree.nodes.values()
         takes = {
-            n.answer_from: {o.value for o in n.options}
+            name: {o.value for o in n.options}
             for n in nodes
-            if getattr(n, "answer_from", None)
+            for name in getattr(n, "answered_by", ())
         }
         for figures in samples:
             if not rule.applies(figures):

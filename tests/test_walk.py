@@ -133,6 +133,21 @@ def test_an_explicit_answer_wins_over_answer_from():
     assert chosen.values["hbm_gib"] == "8"  # the answer, not the pasted type
 
 
+def test_a_question_answered_by_several_variables_takes_the_first_that_names_an_option():
+    """steps-per-execution's loop question takes the message's situation first, then the
+    framework: JAX and PyTorch/XLA name their own loop; TensorFlow (Keras or a custom loop?) does
+    not name an option, so the question stays."""
+    entry = KB.get("steps-per-execution")
+    assert entry.tree.nodes["loop"].answered_by == ["training_loop", "framework"]
+    for framework in ("jax", "pytorch"):
+        w = walk(entry, values={"framework": framework})
+        assert w.path[0] == ("loop", framework) and w.auto == ["loop"]
+    asked = walk(entry, values={"framework": "tensorflow"})
+    assert asked.kind == "question" and asked.node_id == "loop"
+    both = walk(entry, values={"framework": "jax", "training_loop": "compile-error"})
+    assert both.path[0] == ("loop", "compile-error")
+
+
 @pytest.mark.parametrize(
     ("entry_id", "before"),
     # op-profiling first asks whether the person wants a profile or a live view of the chips

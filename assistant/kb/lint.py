@@ -146,8 +146,7 @@ def _tree_problems(path: str, entry: Entry) -> Iterator[Problem]:
             yield from unknown_in(f"{here}.prompt", texts(node.prompt, node.help))
             for i, o in enumerate(node.options):
                 yield from unknown_in(f"{here}.options[{i}].label", texts(o.label))
-            if node.answer_from is not None:
-                yield from unset_in(f"{here}.answer_from", [node.answer_from])
+            yield from unset_in(f"{here}.answer_from", node.answered_by)
         elif isinstance(node, NumberNode):
             yield from unknown_in(f"{here}.prompt", texts(node.prompt, node.help))
             for i, b in enumerate(node.branches):
@@ -235,8 +234,9 @@ def _situation_problems(path: str, entry: Entry) -> Iterator[Problem]:
     must be one of such a question's options, or the situation it states is never used."""
     takes: dict[str, set[str]] = {}
     for node in entry.tree.nodes.values():
-        if isinstance(node, ChoiceNode) and node.answer_from:
-            takes.setdefault(node.answer_from, set()).update(o.value for o in node.options)
+        if isinstance(node, ChoiceNode):
+            for name in node.answered_by:
+                takes.setdefault(name, set()).update(o.value for o in node.options)
     for i, sig in enumerate(entry.signatures):
         for name, value in sig.sets.items():
             if name not in takes:

@@ -150,15 +150,23 @@ class Branch(Strict):
 
 
 class ChoiceNode(Strict):
-    """A question with options. `answer_from` names a variable: when the walk already knows it
-    (e.g. `tpu_generation`, derived from an accelerator type in the input) and its value is one
-    of the options, the question is answered with it; an explicit answer still wins."""
+    """A question with options. `answer_from` names a variable, or several in order: when the
+    walk already knows one (e.g. `tpu_generation`, derived from an accelerator type in the input)
+    and its value is one of the options, the question is answered with it (the first that names
+    one wins); an explicit answer still wins."""
 
     kind: Literal["choice"]
     prompt: Text
     help: Text | None = None
-    answer_from: str | None = Field(default=None, pattern=VAR_PATTERN)
+    answer_from: VarName | list[VarName] | None = None
     options: list[Option] = Field(min_length=1)
+
+    @property
+    def answered_by(self) -> list[str]:
+        """The variables `answer_from` names, in order (none, one or several)."""
+        if self.answer_from is None:
+            return []
+        return [self.answer_from] if isinstance(self.answer_from, str) else list(self.answer_from)
 
 
 class NumberNode(Strict):
