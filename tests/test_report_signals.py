@@ -154,6 +154,16 @@ def test_overview_duty_cycle_and_breakdown_are_read():
     assert not read_profile("The duty cycle is low and memory is like 4%.")
     # an explicit TPU idle figure wins over one derived from the duty cycle
     assert read_profile("TPU idle time: 40%, TPU Duty Cycle: 90%").tpu_idle == 40.0
+    # said in a sentence, with a verb and an adverb between the name and its value
+    for text in (
+        "TPU duty cycle is only 20% in tpu-info",
+        "the duty cycle stays around 20% the whole epoch",
+        "o duty cycle fica em 20%",
+        "duty cycle de apenas 20%",
+    ):
+        assert read_profile(text).tpu_idle == 80.0, text
+    assert read_profile("MFU is about 12% on the v5e").mfu == 12.0
+    assert not read_profile("the duty cycle page took 100% of my attention")
 
 
 def test_device_memory_in_use_is_read_against_its_capacity():

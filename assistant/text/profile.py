@@ -17,8 +17,9 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
-_NEAR = (
-    r"[\s:=~│|]{0,12}(?:is\s+|was\s+|of\s+|at\s+|de\s+|em\s+)?~?"  # a value right after its name
+_NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
+    r"[\s:=~│|]{0,12}(?:(?:is|was|stays|sits|hovers|of|at|de|em|é|fica\s+em|fica)\s+)?"
+    r"(?:(?:only|just|about|around|roughly|apenas|só|cerca\s+de|uns|at)\s+)?~?"
 )
 
 _PATTERNS: dict[str, list[re.Pattern[str]]] = {
