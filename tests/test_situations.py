@@ -119,3 +119,16 @@ def test_every_situation_a_profile_rule_states_is_one_its_entry_takes():
                 assert value in takes.get(name, set()), (rule.id, name, value)
                 stated += 1
     assert stated >= 2
+
+
+def test_pytorch_xla_without_the_vms_tpu_metadata_is_a_connection_failure(engine):
+    """PyTorch/XLA reads the slice's topology from the VM's metadata; a machine without it finds no
+    TPU: a failed start, so the question of how long it waited is not asked."""
+    answer = engine.ask(
+        "RuntimeError: Failed to get TPU metadata (tpu-env) from instance metadata for variable "
+        "CHIPS_PER_HOST_BOUNDS: INTERNAL: Couldn't connect to server"
+    )
+    assert answer.results[0].id == "tpu-connection" and not answer.abstained
+    assert answer.values.get("waited") == "over-5"
+    w = walk(KB.get("tpu-connection"), values=dict(answer.values))
+    assert w.path[0] == ("waited", "over-5") and w.node_id == "architecture"
