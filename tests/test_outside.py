@@ -915,3 +915,13 @@ def test_every_kind_has_its_own_note_and_hint(kind, lang):
     assert "line 3" in note and "(“X”)" in hint
     others = {outside_notes({"kind": k, "text": "X", "line": 3}, lang) for k in KINDS if k != kind}
     assert (note, hint) not in others
+
+
+def test_the_json_contract_names_every_kind():
+    """`facts.outside.kind` in `ask --json` is documented kind by kind in the README's JSON
+    contract: a kind added to `text/outside.py` must be named there too."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    contract = readme.split("### JSON contract", 1)[1].split("\n## ", 1)[0]
+    assert [kind for kind in KINDS if f'"{kind}"' not in contract] == []
