@@ -60,3 +60,10 @@ def test_cli_validate_exit_codes(run_cli):
     assert js.returncode == 2 and data["problems"][0]["code"] == "E022"
     missing = run_cli("kb", "validate", "/nonexistent/dir")
     assert missing.returncode == 2 and b"Traceback" not in missing.stderr
+
+
+def test_every_code_is_in_the_readme_lint_table():
+    """The README's table of lint codes ("Adding an entry") names every code the linter has."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme.split("### Adding an entry", 1)[1].split("\n## ", 1)[0]
+    assert [code for code in CODES if f"| {code} |" not in table] == []
