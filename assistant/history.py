@@ -37,6 +37,11 @@ class SessionError(ValueError):
     """A session file that is not a valid session."""
 
 
+def _list(value: object) -> list:
+    """`value` if it is a list, else an empty one (a field a hand-edited session got wrong)."""
+    return value if isinstance(value, list) else []
+
+
 @dataclass
 class Turn:
     """One question and everything that followed it."""
@@ -51,6 +56,7 @@ class Turn:
     query_truncated: bool = False
     outcome: str = ""  # the answer to "did this fix it?": "solved" | "not_solved" | "" (not asked)
     feedback: dict[str, str] = field(default_factory=dict)  # "entry/fix node" -> outcome
+    asked: list[str] = field(default_factory=list)  # questions asked instead of answered by a value
 
     def to_dict(self) -> dict:
         return {
@@ -64,6 +70,7 @@ class Turn:
             "walk": self.walk,
             "outcome": self.outcome,
             "feedback": self.feedback,
+            "asked": list(self.asked),
         }
 
     @classmethod
@@ -96,6 +103,7 @@ class Turn:
             feedback={
                 str(k): str(v) for k, v in (d.get("feedback") or {}).items() if v in OUTCOMES
             },
+            asked=[n for n in _list(d.get("asked")) if isinstance(n, str)],
         )
 
     def key_line(self) -> str:

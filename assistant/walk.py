@@ -7,6 +7,7 @@ the input's facts, the answers (option `set:`, number variables, computed advice
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,9 +145,12 @@ def walk(
     answers: dict[str, str] | None = None,
     values: dict[str, str] | None = None,
     overrides: dict[str, str] | None = None,
+    ask: Collection[str] = (),
 ) -> Walk:
     """Follow `answers` (node id -> value) from the start until a question without an answer or
-    a fix. `values` are facts from the input; `overrides` (from `--set`) win over everything."""
+    a fix. `values` are facts from the input; `overrides` (from `--set`) win over everything.
+    A question whose `answer_from` a value names is answered with it, unless it is in `ask` (the
+    person stepped back over that automatic answer)."""
     answers = dict(answers or {})
     nodes = entry.tree.nodes
     unknown = [n for n in answers if n not in nodes]
@@ -170,7 +174,7 @@ def walk(
             break
         if current in answers:
             raw = answers.pop(current)
-        elif (known := _known_answer(node, vals)) is not None:
+        elif current not in ask and (known := _known_answer(node, vals)) is not None:
             raw = known
             auto.append(current)
         else:

@@ -79,6 +79,17 @@ def test_save_load_roundtrip(tmp_path):
     assert sessions[0].title.startswith("ResourceExhaustedError")
 
 
+def test_the_questions_asked_instead_of_answered_by_the_text_are_kept():
+    """`asked` (questions the person stepped back over) survives a round trip; a session written
+    before it existed, or with junk in it, loads with none."""
+    turn = Turn(query="TPU is already in use", entry_id="hang-on-error", asked=["in-use"])
+    assert Turn.from_dict(json.loads(json.dumps(turn.to_dict()))).asked == ["in-use"]
+    old = {k: v for k, v in turn.to_dict().items() if k != "asked"}
+    assert Turn.from_dict(old).asked == []
+    assert Turn.from_dict({**old, "asked": ["in-use", 3, None]}).asked == ["in-use"]
+    assert Turn.from_dict({**old, "asked": "in-use"}).asked == []
+
+
 def test_atomic_write_keeps_old_file_when_writing_fails(tmp_path, monkeypatch):
     s = sample()
     path = history.save_session(s, tmp_path)

@@ -69,6 +69,9 @@ class TurnState:
     # They apply wherever the walk reaches their question, under the person's own answers, and
     # one that the person steps back over is dropped, so the question is asked again.
     preset: dict[str, str] = field(default_factory=dict)
+    # Questions the walk answered by itself from a value (`answer_from`) that the person stepped
+    # back over: they are asked instead (node ids).
+    asked: list[str] = field(default_factory=list)
     # What the TPU VM the TUI runs on says of itself (`machine.values_here`): under the answer's
     # values, which are under the person's (`overrides`). Not saved: read again at each start.
     machine: dict[str, str] = field(default_factory=dict)
@@ -86,7 +89,13 @@ class TurnState:
         entry = kb.get(self.entry_id) if self.entry_id else None
         if entry is None:
             return None
-        w = walk(entry, self._answers(), values=self.facts_values(), overrides=self.overrides)
+        w = walk(
+            entry,
+            self._answers(),
+            values=self.facts_values(),
+            overrides=self.overrides,
+            ask=self.asked,
+        )
         w.unused = [u for u in w.unused if u not in self.preset]
         return w
 
@@ -167,6 +176,7 @@ class TurnState:
         self.entry_id = entry_id
         self.path = []
         self.preset = dict(preset or {})
+        self.asked = []
         self.error = ""
 
     def answer_question(self, kb: KnowledgeBase, raw: str) -> Walk:
@@ -181,6 +191,7 @@ class TurnState:
             self._answers({w.node_id: str(raw).strip()}),
             values=self.facts_values(),
             overrides=self.overrides,
+            ask=self.asked,
         )
         self.path = list(nxt.path)
         self.error = ""
@@ -200,24 +211,46 @@ class TurnState:
         if alt.kind == "branch":
             self.entry_id = alt.entry_id
             self.path = [tuple(p) for p in alt.path]  # type: ignore[misc]
+            self.asked = []
             self.error = ""
         else:
             self.choose(alt.entry_id)
 
-    def back(self) -> bool:
+    def back(self, kb: KnowledgeBase) -> bool:
+        """One step back: the last answer is taken back and its question asked again — also where
+        the walk gave that answer itself from a value of the text (`answer_from`), which would
+        otherwise come straight back."""
         self.error = ""
-        if not self.path:
-            return False
-        node_id, _ = self.path.pop()
+        try:
+            w = self.current_walk(kb)
+        except (WalkError, PlaceholderError):
+            w = None
+        if w is None or not w.path:
+            if not self.path:
+                return False
+            node_id, _ = self.path.pop()
+            self.preset.pop(node_id, None)
+            return True
+        node_id, _ = w.path[-1]
+        if dict(self.path).get(node_id) is not None:
+            self.path = [p for p in self.path if p[0] != node_id]
         self.preset.pop(node_id, None)
+        try:
+            again = self.current_walk(kb)
+        except (WalkError, PlaceholderError):
+            again = None
+        answered_again = again is None or again.node_id != node_id  # by a value of the text
+        if answered_again and node_id not in self.asked:
+            self.asked.append(node_id)
         return True
 
     def restart(self) -> bool:
         """Back to the first question, every answer asked again (the preset ones too)."""
         self.error = ""
-        had = bool(self.path)
+        had = bool(self.path) or bool(self.asked)
         self.path = []
         self.preset = {}
+        self.asked = []
         return had
 
     def set_values(self, values: dict[str, str]) -> None:
@@ -279,6 +312,7 @@ class TurnState:
             overrides=dict(self.overrides),
             outcome=self.outcome,
             feedback=dict(self.feedback),
+            asked=list(self.asked),
         )
         entry = kb.get(self.entry_id) if self.entry_id and kb is not None else None
         if entry is not None and kb is not None:
@@ -303,4 +337,5 @@ class TurnState:
             overrides=dict(turn.overrides),
             feedback=dict(turn.feedback),
             outcome=turn.outcome,
+            asked=list(turn.asked),
         )

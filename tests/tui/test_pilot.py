@@ -151,6 +151,60 @@ async def test_back_and_restart(make):
         assert screen.check_action("back", ()) is False
 
 
+TPU_IN_USE = (
+    "RuntimeError: Unable to initialize backend 'tpu': ABORTED: The TPU is already in use by "
+    "process with pid 5151. Not attempting to load libtpu.so in this process."
+)
+
+
+@aio
+async def test_back_steps_over_the_answers_the_text_gave(make, hist_dir):
+    """The text answered both questions (the TPU is still held): F3 asks them instead, one at a
+    time; the person's own answer then leads elsewhere, and the session keeps what was asked."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await type_and_send(pilot, TPU_IN_USE)
+        assert screen.walk_kind == "fix" and screen.turn.path == []
+        assert screen.check_action("back", ()) is True
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.walk_kind == "question-choice" and screen.turn.asked == ["in-use"]
+        assert "Does the new error say the TPU is busy" in text_of(app)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.turn.asked == ["in-use", "situation"]
+        assert "What is happening?" in text_of(app)
+        (saved,) = (hist_dir / "sessions").glob("*.json")  # the session keeps what was asked
+        assert json.loads(saved.read_text())["turns"][-1]["asked"] == ["in-use", "situation"]
+        await pilot.press("1")  # it hangs after an error: another fix
+        await settle(pilot)
+        assert screen.turn.path == [("situation", "hung")] and screen.walk_kind == "fix"
+        await pilot.press("f4")  # restart: the text's answers apply again
+        await settle(pilot)
+        assert screen.turn.path == [] and screen.turn.asked == [] and screen.walk_kind == "fix"
+
+
+@aio
+async def test_back_over_a_generation_the_text_named_asks_it(make):
+    """hbm-oom: the generation comes from the accelerator type in the text; after the batch is
+    typed, F3 twice takes back the batch, then asks the generation instead of answering it again."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await type_and_send(pilot, "Ran out of memory in memory space hbm on my v3-8")
+        assert "What is your current global batch size" in text_of(app)
+        await type_and_send(pilot, "1000")
+        await pilot.press("f3")
+        await settle(pilot)
+        assert "What is your current global batch size" in text_of(app)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert "Which TPU generation" in text_of(app) and screen.turn.asked == ["generation"]
+
+
 @aio
 async def test_free_text_answers_a_choice_or_starts_a_query(make):
     app = make()

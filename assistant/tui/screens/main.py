@@ -6,8 +6,8 @@ Who draws what: `StatusBar` (status and language), `ContextHeader` (the sticky m
 `Conversation` (the welcome and the turns; a turn is added by `Conversation.add_turn` only, and
 `TurnBox.show` draws a turn from its state), `PromptInput` (the keyboard). The screen's reactives
 flow into them: `lang`, `status_key` and `failed` are bound to the status bar, `lang` and
-`prompt_mode` to the message box, `context` shows or hides the header; `ready`, `walk_kind` and
-`turn` refresh the key bindings (footer, palette) when they change.
+`prompt_mode` to the message box, `context` shows or hides the header; `ready`, `walk_kind`,
+`walk_steps` and `turn` refresh the key bindings (footer, palette) when they change.
 """
 
 from __future__ import annotations
@@ -131,6 +131,7 @@ class MainScreen(Screen[None]):
     failed = var("")  # why the engine could not load
     status_key = var("status.loading")
     walk_kind = var("", bindings=True)  # "question-choice" | "question-number" | "fix" | ""
+    walk_steps = var(0, bindings=True)  # questions answered so far, by the person or the text
     prompt_mode = var("")  # what the message box waits for (its placeholder)
     context: var[ContextLines | None] = var(None, init=False)  # the sticky header; None: hidden
     # The active turn. Mutated in place by the actions, then `mutate_reactive` (in `show_turn`);
@@ -398,6 +399,7 @@ class MainScreen(Screen[None]):
         self.seq += 1
         self.turn_index = len(self.tpu_app.session.turns)
         self.walk_kind = ""
+        self.walk_steps = 0
 
     async def new_query(self, text: str) -> None:
         pending = self.active(AnswerView)
@@ -451,6 +453,7 @@ class MainScreen(Screen[None]):
             return
         shown = await box.show(self.turn, self.knowledge(), self.lang)
         self.walk_kind = shown.walk_kind
+        self.walk_steps = shown.steps
         self.mutate_reactive(MainScreen.turn)  # changed in place: the bindings follow
         self.sync_prompt()
         self.update_prompt_mode()
@@ -748,8 +751,10 @@ class MainScreen(Screen[None]):
         parameters = without_language(parameters)
         turn = self.turn
         answer = turn.answer if turn is not None else None
-        if action in ("back", "restart"):
-            return answer is not None and turn is not None and bool(turn.path)
+        if action == "back":  # an answer to take back, the person's or one the text gave
+            return answer is not None and turn is not None and self.walk_steps > 0
+        if action == "restart":
+            return answer is not None and turn is not None and bool(turn.path or turn.asked)
         if action in ("copy", "script"):
             return self.walk_kind == "fix"
         if action == "values":
@@ -764,7 +769,7 @@ class MainScreen(Screen[None]):
         return True
 
     async def action_back(self, lang: str = "") -> None:
-        if self.turn is not None and self.turn.back():
+        if self.turn is not None and self.turn.back(self.knowledge()):
             await self.show_turn()
             self.save()
 

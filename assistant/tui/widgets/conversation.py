@@ -51,6 +51,7 @@ class Shown:
 
     walk_kind: str
     feedback: str = ""
+    steps: int = 0  # questions answered on the way, by the person or by a value of the text
 
 
 class TurnBox(Vertical):
@@ -88,9 +89,11 @@ class TurnBox(Vertical):
             title.can_focus = False  # clicked, not focused: the box keeps the keyboard
         if walk is None:
             return Shown("")
+        steps = len(walk.path)
         if walk.kind == "fix":
-            return Shown("fix", feedback)
-        return Shown("question-choice" if walk_view.query(ChoiceList) else "question-number")
+            return Shown("fix", feedback, steps)
+        kind = "question-choice" if walk_view.query(ChoiceList) else "question-number"
+        return Shown(kind, steps=steps)
 
     def disable(self) -> None:
         for view in self.query(LIVE_VIEWS):
