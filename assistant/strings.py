@@ -1966,6 +1966,11 @@ def pct(x: float) -> str:
     return f"{round(x * 100):d}%"
 
 
+def pairs(values: Mapping[str, object], sep: str = ", ") -> str:
+    """Values as the person reads them beside an answer or a notice: "zone=us-central1-b, …"."""
+    return sep.join(f"{k}={v}" for k, v in values.items())
+
+
 def locale_lang(environ: Mapping[str, str] | None = None) -> str:
     """'pt' when the locale says Portuguese (LC_ALL, LC_MESSAGES, LANG in that order), else 'en'."""
     env = os.environ if environ is None else environ

@@ -284,7 +284,7 @@ def cmd_walk(args) -> int:
     from ..kb import load_knowledge
     from ..machine import cached_values_here
     from ..placeholders import PlaceholderError, validate_value
-    from ..strings import t
+    from ..strings import pairs, t
     from . import output
 
     kb = load_knowledge(user_dirs=_user_dirs(args))
@@ -302,7 +302,7 @@ def cmd_walk(args) -> int:
     except (WalkError, PlaceholderError) as exc:
         raise UsageError(exc.message(lang)) from None
     if here:
-        said = ", ".join(f"{k}={v}" for k, v in here.items())
+        said = pairs(here)
         print(f"tpu-assist: note: {t(lang, 'cli.machine_values', values=said)}", file=sys.stderr)
     if args.json:
         print(json.dumps(data, ensure_ascii=False))

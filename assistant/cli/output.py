@@ -11,7 +11,7 @@ from ..engine import Answer, Engine
 from ..kb import KnowledgeBase
 from ..render import RenderedStep, steps_text
 from ..retrieval.chunks import entry_full_text
-from ..strings import pct, t
+from ..strings import pairs, pct, t
 from ..text.markdown import plain
 from ..tpu_generations import DERIVED
 
@@ -46,7 +46,7 @@ def answer_text(answer: Answer, kb: KnowledgeBase) -> str:
     if entry is not None:
         out += ["", plain(entry.summary.get(lang))]
     if answer.values:
-        out += ["", ", ".join(f"{k}={v}" for k, v in answer.values.items())]
+        out += ["", pairs(answer.values)]
     if len(answer.results) > 1:
         out += ["", f"{t(lang, 'cli.others')}:"]
         out += [f"  - {r.title} [{r.id}] ({conf} {pct(r.confidence)})" for r in answer.results[1:4]]

@@ -106,12 +106,16 @@ class TurnState:
         w = self.current_walk(kb)
         return w.node if w is not None and w.kind == "question" else None
 
-    def fix_key(self, kb: KnowledgeBase) -> str | None:
-        """ "entry/node" of the fix reached, or None while a question is open."""
+    def _walk_or_none(self, kb: KnowledgeBase) -> Walk | None:
+        """`current_walk`, or None where the saved answers no longer fit the tree."""
         try:
-            w = self.current_walk(kb)
+            return self.current_walk(kb)
         except (WalkError, PlaceholderError):
             return None
+
+    def fix_key(self, kb: KnowledgeBase) -> str | None:
+        """ "entry/node" of the fix reached, or None while a question is open."""
+        w = self._walk_or_none(kb)
         return f"{w.entry.id}/{w.node_id}" if w is not None and w.kind == "fix" else None
 
     def fix_feedback(self, kb: KnowledgeBase) -> str:
@@ -221,25 +225,15 @@ class TurnState:
         the walk gave that answer itself from a value of the text (`answer_from`), which would
         otherwise come straight back."""
         self.error = ""
-        try:
-            w = self.current_walk(kb)
-        except (WalkError, PlaceholderError):
-            w = None
-        if w is None or not w.path:
-            if not self.path:
-                return False
-            node_id, _ = self.path.pop()
-            self.preset.pop(node_id, None)
-            return True
-        node_id, _ = w.path[-1]
-        if dict(self.path).get(node_id) is not None:
-            self.path = [p for p in self.path if p[0] != node_id]
+        shown = self._walk_or_none(kb)
+        steps = shown.path if shown is not None else self.path  # a walk that fails: the answers
+        if not steps:
+            return False
+        node_id = steps[-1][0]
+        self.path = [p for p in self.path if p[0] != node_id]
         self.preset.pop(node_id, None)
-        try:
-            again = self.current_walk(kb)
-        except (WalkError, PlaceholderError):
-            again = None
-        answered_again = again is None or again.node_id != node_id  # by a value of the text
+        again = self._walk_or_none(kb)
+        answered_again = again is not None and again.node_id != node_id  # by a value of the text
         if answered_again and node_id not in self.asked:
             self.asked.append(node_id)
         return True

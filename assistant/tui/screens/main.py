@@ -30,7 +30,7 @@ from ...errors import WalkError
 from ...named_file import named_file
 from ...placeholders import PlaceholderError
 from ...render import fix_script
-from ...strings import LANGS, t
+from ...strings import LANGS, pairs, t
 from ...text.parse import clearly_portuguese
 from .. import messages
 from ..bindings import described, hidden_by_language, without_language
@@ -292,7 +292,7 @@ class MainScreen(Screen[None]):
         if not message.values:
             return
         self.machine = dict(message.values)
-        said = ", ".join(f"{k}={v}" for k, v in self.machine.items())
+        said = pairs(self.machine)
         self.notify(t(self.lang, "machine.values", values=said), markup=False, timeout=8)
         if self.turn is not None:
             self.turn.machine = dict(self.machine)

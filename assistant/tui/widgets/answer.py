@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import Collapsible, Static
 
 from ...answer import context_hint, refusal_note, script_note
-from ...strings import pct, t
+from ...strings import pairs, pct, t
 from ...text.markdown import plain
 from ..messages import CandidateChosen
 from .base import RecomposingView
@@ -79,7 +79,7 @@ def values_line(lang: str, answer: Answer | None, *, short: bool = False) -> Tex
         return None
     text = Text()
     text.append(t(lang, "answer.values_short" if short else "answer.values") + ": ", "bold")
-    text.append("  ".join(f"{k}={v}" for k, v in values.items()))
+    text.append(pairs(values, "  "))
     if not short:
         text.append(f"   ({t(lang, 'answer.edit_values')})", "dim")
     return text
