@@ -58,6 +58,7 @@ from .calibration import Calibration
 from .retrieval.dense import dense_scaled
 from .retrieval.fusion import FEATURES as RANK_FEATURES
 from .retrieval.fusion import Evidence, Scored, channel_features, fuse
+from .retrieval.profile_rules import ProfileHit
 from .text.domain import stack_only
 from .text.parse import SHORT_INPUT_WORDS
 
@@ -384,10 +385,14 @@ def _came_first(top: Scored, line: int) -> bool:
     order, a library that does not load and then a TPU that cannot be reached, stays refused:
     there the first error is the cause. So does a line both read (libtpu.so that cannot be
     opened, so the TPU backend cannot start), even where a title said it first, and an answer a
-    look-alike pattern of its own contests (the same libtpu line on a GPU machine)."""
+    look-alike pattern of its own contests (the same libtpu line on a GPU machine). Only messages
+    count: a profile figure (`ProfileHit`, placed on the first line naming one) is no error, and a
+    per-device batch stated above a vmem overflow does not make the overflow the entry's."""
     if top.evidence.exclude > 0:
         return False
-    lines = {line_no for _, line_no in top.evidence.signature_hits}
+    lines = {
+        line_no for hit, line_no in top.evidence.signature_hits if not isinstance(hit, ProfileHit)
+    }
     return line not in lines and any(n < line for n in lines)
 
 

@@ -888,6 +888,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the host busy producing the input",
         "o host ocupado em produzir a entrada",
     ),
+    "profile.memory_bound": (
+        "memory named as the limit (out of memory, does not fit)",
+        "memória apontada como o limite (falta memória, não cabe)",
+    ),
     "profile.memory_used": (
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",

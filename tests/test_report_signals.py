@@ -932,3 +932,40 @@ def test_the_json_contract_names_every_profile_figure():
     contract = readme.split("### JSON contract", 1)[1].split("\n## ", 1)[0]
     missing = [f.name for f in dataclasses.fields(ProfileFigures) if f"`{f.name}`" not in contract]
     assert missing == []
+
+
+def test_a_tiny_per_core_batch_beside_memory_words_is_a_batch_lowered_to_fit():
+    # memory named as the limit explains the batch: it was lowered until the model fitted
+    for text in [
+        "per-core batch 1 and it still runs out of memory at the first step",
+        "Will a 13B model fit on a v5e-8? I'd use a per-device batch of 1",
+        "AdamW, per-core batch 1. It died with a memory error",
+        "RESOURCE_EXHAUSTED even with batch size 2 per core",
+        "the 7B model only fits with a per-device batch of 2",
+        "modelo não cabe na TPU nem com lote por núcleo de 1",
+    ]:
+        figures = read_profile(text)
+        assert figures.memory_bound == 1, text
+        assert _routed(text) == ["batch-or-model-too-large"], text
+    # a small batch with nothing about memory is the guide's batch too small to fill the TPU
+    for text in [
+        "step time is flat from per-device batch 2 to 16",
+        "per-core batch 4, then model.fit(ds, epochs=3) on the TPU",  # Keras's fit is no memory
+        "per-core batch 2; how long until the model is fit to the data?",
+    ]:
+        assert not read_profile(text).memory_bound, text
+        assert _routed(text) == ["small-batch"], text
+    # read only beside a per-core batch: an OOM report alone has no such figure
+    assert read_profile("RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm").to_dict() == {}
+
+
+def test_a_planning_question_at_batch_one_is_answered_model_too_large(engine):
+    question = (
+        "Can a 13B model be fully fine-tuned on a v5e-8?\n\nI plan bf16 weights and AdamW, and "
+        "per-device batch 1 with seq len 2048. My guess is that it won't fit in the 16 GB per "
+        "chip. Should I shard it, or go to a bigger slice?"
+    )
+    a = engine.ask(question)
+    assert a.best.id == "batch-or-model-too-large" and not a.abstained
+    assert a.facts.profile == {"per_core_batch": 1, "memory_bound": 1}
+    assert any("memory named as the limit" in w for w in a.best.why)

@@ -154,6 +154,23 @@ _IDLE_GAPS = re.compile(
 # ~100% each, the other ~236 vCPUs idle", "um processo python por core a 100% e o resto dos vCPUs
 # parado"). The guide's input-bound host: a pipeline working on one core per process cannot feed
 # the TPU. A single core at 100% alone is not read: XLA compiling on the host looks the same.
+# Memory named as what limits the run: out of memory, a model that does not fit. Read only beside a
+# per-core batch (`memory_bound`), which it explains: a batch of 1 or 2 per core in a report about
+# memory is what was left once the batch had been lowered to fit (batch-or-model-too-large), not
+# the guide's batch too small to fill the TPU (small-batch). Keras's `model.fit` is no such word.
+_MEMORY_BOUND = re.compile(
+    r"\bout\s+of\s+(?:hbm|tpu\s+|device\s+)?memory\b|\bOOM(?:s|ed|ing)?\b|RESOURCE_EXHAUSTED"
+    r"|\bResourceExhausted|\bexceeded\s+hbm\s+capacity|\bmemory\s*error\b"
+    r"|(?<![.\w])fit(?:s|ting)?\s+(?:on|in|into|onto)\s+(?:(?:a|the|one|my|its|a\s+single)\s+)?"
+    r"(?:single\s+)?(?:v\d|tpu|memory|hbm|chips?|cores?|devices?|host)"
+    r"|\b(?:won'?t|doesn'?t|does\s+not|don'?t|do\s+not|didn'?t|not|never|can'?t|cannot|barely"
+    r"|only|it'?d|would|should)\s+fits?\b"
+    r"|\bwill\s+(?:it|this|that|(?:a|an|the|my)\s+[\w.-]+(?:\s+model)?)\s+fit\b"
+    r"|\bn[ãa]o\s+cabe|\bcaber?\s+(?:na|no|numa|num|em)\b|\bmal\s+cabe"
+    r"|\bfalta(?:ndo)?\s+(?:de\s+)?mem[óo]ria|\bestour(?:a|ando|ou|ar)\s+(?:a\s+)?mem[óo]ria",
+    re.I,
+)
+
 _WRAP = r"(?:.|\n(?!\s*\n))"  # any character, a line break too where a paste wrapped a sentence
 _HOST_FEEDING = re.compile(
     r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
@@ -293,6 +310,9 @@ class ProfileFigures:
     input_wait: float | None = None
     step_time_ms: float | None = None
     per_core_batch: int | None = None
+    # 1: beside a per-core batch, memory named as what limits the run (out of memory, it does not
+    # fit; no figure), so the batch is what was left once it had been lowered to fit
+    memory_bound: int | None = None
     idle_gaps: int | None = None  # 1: the device described idle between steps (no figure)
     host_feeding: int | None = None  # 1: the host described busy producing the input (no figure)
     memory_used: float | None = None  # % of the device's memory (HBM) in use
@@ -483,6 +503,8 @@ def read_profile(text: str) -> ProfileFigures:
         m = rx.search(text)
         if m:
             found["per_core_batch"] = int(next(g for g in m.groups() if g))
+            if _MEMORY_BOUND.search(text):
+                found["memory_bound"] = 1
             break
     used = _memory_used(text)
     if used is not None:
