@@ -268,11 +268,11 @@ INDEX_RANGE = [
     "IndexError: Target 10 is out of bounds.",
 ]
 SHARDING = [
-    "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 8), "
-    "spec=PartitionSpec('data',)), which implies that the global size of its dimension 0 should "
-    "be divisible by 8, but it is equal to 12 (full shape: (12, 512))",
-    "ValueError: Sharding GSPMDSharding({devices=[8,1]0,1,2,3,4,5,6,7}) implies that array axis 0 "
-    "is partitioned 8 times, but the dimension size is 7 (full shape: (7, 1))",
+    "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 2, "
+    "'model': 4), spec=PartitionSpec(None, 'model')), which implies that the global size of its "
+    "dimension 1 should be divisible by 4, but it is equal to 30 (full shape: (512, 30))",
+    "ValueError: Sharding GSPMDSharding({devices=[1,8]0,1,2,3,4,5,6,7}) implies that array axis 1 "
+    "is partitioned 8 times, but the dimension size is 7 (full shape: (64, 7))",
     "jax._src.core.ShardingTypeError: dot_general requires contracting dimensions to have "
     "consistent sharding",
 ]
@@ -323,6 +323,15 @@ NOT_OUTSIDE = [
     # an index said in words, or an index of a list: no table read out of range
     "the index of the TPU core in the list is not in range of the devices I expected",
     "IndexError: list index out of range",
+    # the batch dimension (0) that the devices do not divide: the last, smaller batch of an
+    # epoch, or a global batch not a multiple of the cores, is the entries' (dynamic-shape, batch
+    # sizes)
+    "ValueError: One of pjit arguments with pytree key path batch['input_ids'] was given the "
+    "sharding of NamedSharding(mesh=Mesh('data': 8), spec=PartitionSpec('data',)), which implies "
+    "that the global size of its dimension 0 should be divisible by 8, but it is equal to 20 "
+    "(full shape: (20, 512))",
+    "ValueError: Sharding GSPMDSharding({devices=[8,1]0,1,2,3,4,5,6,7}) implies that array axis 0 "
+    "is partitioned 8 times, but the dimension size is 7 (full shape: (7, 1))",
     # sharding said in words, or FSDP beside an out-of-memory error: the entries' own reports
     "with FSDP sharding over 8 devices the 7B model still runs out of HBM",
     "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm while sharding the optimizer state",

@@ -132,3 +132,37 @@ def test_pytorch_xla_without_the_vms_tpu_metadata_is_a_connection_failure(engine
     assert answer.values.get("waited") == "over-5"
     w = walk(KB.get("tpu-connection"), values=dict(answer.values))
     assert w.path[0] == ("waited", "over-5") and w.node_id == "architecture"
+
+
+# The TPU API's other refusals: the message says which one it is (create-403-scopes' first
+# question), and the walk goes to the role or to the API
+OTHER_DENIALS = [
+    (
+        "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Permission "
+        "'tpu.nodes.create' denied on 'projects/lab-shared-ml/locations/us-central2-b/nodes/x'",
+        "iam",
+        "grant-role",
+    ),
+    (
+        "googleapiclient.errors.HttpError: <HttpError 403 when requesting https://tpu.googleapis"
+        '.com/v2/projects/ws-ml/locations/us-central1-a/nodes?nodeId=v3&alt=json returned "Cloud '
+        'TPU API has not been used in project 883104719266 before or it is disabled.". Details: '
+        "\"[{'reason': 'SERVICE_DISABLED', 'domain': 'googleapis.com'}]\">",
+        "api-disabled",
+        "enable-api",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "denial", "fix"), OTHER_DENIALS)
+def test_the_tpu_apis_other_refusals_go_to_their_own_fix(engine, message, denial, fix):
+    answer = engine.ask(message)
+    assert answer.results[0].id == "create-403-scopes" and not answer.abstained
+    assert answer.values.get("denial") == denial
+    w = walk(KB.get("create-403-scopes"), values=dict(answer.values))
+    assert w.node_id == fix and w.path[0] == ("message", denial) and "message" in w.auto
+
+
+def test_the_denied_permissions_project_fills_the_role_commands(engine):
+    answer = engine.ask(OTHER_DENIALS[0][0])
+    assert answer.values.get("project") == "lab-shared-ml"
