@@ -888,6 +888,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the host busy producing the input",
         "o host ocupado em produzir a entrada",
     ),
+    "profile.input_ready": (
+        "the input said to be ready before the steps",
+        "a entrada dita pronta antes dos passos",
+    ),
     "profile.memory_bound": (
         "memory named as the limit (out of memory, does not fit)",
         "memória apontada como o limite (falta memória, não cabe)",

@@ -969,3 +969,23 @@ def test_a_planning_question_at_batch_one_is_answered_model_too_large(engine):
     assert a.best.id == "batch-or-model-too-large" and not a.abstained
     assert a.facts.profile == {"per_core_batch": 1, "memory_bound": 1}
     assert any("memory named as the limit" in w for w in a.best.why)
+
+
+def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
+    # the TPU is not waiting for an input that is in memory or on the device: the gaps are the
+    # host's, between steps (steps-per-execution), not the input pipeline's
+    for text in [
+        "big idle gaps between steps even with data in memory",
+        "device is idle between steps; the batch is synthetic and already on device",
+        "TPU idle time 60%. Data loader is not the issue (tested with synthetic data, same numbers)",
+        "o dataset tá todo em memória e a TPU fica parada entre um step e outro",
+    ]:
+        assert read_profile(text).input_ready == 1, text
+        assert _routed(text) == ["steps-per-execution"], text
+    # the same gaps with nothing said of the input fit both, and the words decide
+    assert _routed("big idle gaps between steps") == ["input-bottleneck", "steps-per-execution"]
+    # random tensors that run faster show a slow input: no such word
+    faster = "gaps between steps; with random tensors instead of the dataset I get 3x the speed"
+    assert not read_profile(faster).input_ready
+    # read only beside idle time or gaps: the input in memory alone is no figure
+    assert read_profile("my dataset is in memory, why is the TPU slow?").to_dict() == {}

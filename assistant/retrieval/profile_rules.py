@@ -10,6 +10,9 @@ The guide separates slow-training problems by where the step time goes:
   between steps: callbacks and a round trip for every step (`steps-per-execution`, which the guide
   diagnoses by "frequent host callbacks between the TPU's steps" in the profile). A high idle time
   with no input figure fits both, and routes to both: the report's words decide;
+- idle time or gaps with the input said to be ready before the steps (the data in memory or
+  already on the device, synthetic data that changes nothing) → the host between steps
+  (`steps-per-execution`) alone, as with a low input figure;
 - the host described busy producing the next batch (its trace lane inside the data iterator, or a
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
@@ -52,7 +55,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..strings import t
-from ..text.profile import ProfileFigures
+from ..text.profile import IDLE, ProfileFigures
 
 WEIGHT = 0.6
 # Two figures that agree (narrow layers and a low MXU figure) weigh more than a profile's MXU figure
@@ -65,7 +68,6 @@ RECOMPILES = 10  # compilations in one metrics report that mean shapes keep chan
 INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY input-bound"
 NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
 RULED_OUT = 0.5
-IDLE = 30  # % of the step the TPU sits idle
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
@@ -178,7 +180,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "input-bound",
         "input-bottleneck",
-        lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None),
+        lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None and not p.input_ready),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
         # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
         sets=lambda p: {"input_analyzer": "input-bound"} if _waits_for_input(p) else {},
@@ -205,7 +207,12 @@ RULES: tuple[ProfileRule, ...] = (
         "idle-between-steps",
         "steps-per-execution",
         lambda p: _idle(p) and not (_waits_for_input(p) or p.host_feeding),
-        lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, input_wait=p.input_wait),
+        lambda p: _known(
+            tpu_idle=p.tpu_idle,
+            idle_gaps=p.idle_gaps,
+            input_wait=p.input_wait,
+            input_ready=p.input_ready,
+        ),
     ),
     ProfileRule(
         "busy-but-low-mxu",

@@ -154,6 +154,29 @@ _IDLE_GAPS = re.compile(
 # ~100% each, the other ~236 vCPUs idle", "um processo python por core a 100% e o resto dos vCPUs
 # parado"). The guide's input-bound host: a pipeline working on one core per process cannot feed
 # the TPU. A single core at 100% alone is not read: XLA compiling on the host looks the same.
+# The input said to be ready before the steps run: the data in memory or already on the device,
+# synthetic batches that change nothing, the input pipeline said not to be the problem ("even with
+# the data in memory", "the batch is synthetic and already on device", "dados em memória"). Read
+# only beside idle time or gaps between steps (`input_ready`), which it explains: the TPU is not
+# waiting for that input, so the gaps are the host's round trips (steps-per-execution), not the
+# input pipeline. Swapping the data for random tensors to show that the input is slow is no such
+# word: only synthetic data that leaves the numbers as they were is.
+_INPUT_READY = re.compile(
+    r"\b(?:data(?:set)?|inputs?|batch(?:es)?)\s+(?:is\s+|are\s+)?"
+    r"(?:(?:fully|all|entirely|already|completely)\s+)?"
+    r"(?:in\s+(?:host\s+)?(?:memory|RAM)|on\s+(?:the\s+)?(?:device|TPU))\b"
+    r"|\b(?:already|pre-?loaded|cached)\s+(?:in\s+(?:memory|RAM)|on\s+(?:the\s+)?(?:device|TPU))\b"
+    r"|\b(?:synthetic|dummy|fake)\s+(?:data|inputs?|batch(?:es)?|tensors)\b[^.\n]{0,60}?"
+    r"\b(?:same|no\s+(?:change|difference)|still\s+slow|did\s*n[o']t\s+help)\b"
+    r"|\b(?:input(?:\s+pipeline)?|data\s*loader|data\s+loading)\s+(?:is\s+not|isn'?t|was\s+not"
+    r"|wasn'?t)\s+(?:the\s+)?(?:issue|problem|bottleneck|culprit)\b"
+    r"|\bnot\s+the\s+input(?:\s+pipeline)?\b"
+    r"|\b(?:dados|dataset|entrada|lotes?)\s+(?:j[áa]\s+)?(?:est[áa]o?\s+|t[áa]\s+|fica\s+)?"
+    r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
+    r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)",
+    re.I,
+)
+
 # Memory named as what limits the run: out of memory, a model that does not fit. Read only beside a
 # per-core batch (`memory_bound`), which it explains: a batch of 1 or 2 per core in a report about
 # memory is what was left once the batch had been lowered to fit (batch-or-model-too-large), not
@@ -266,6 +289,7 @@ _LAYER_WIDTH = [
     # Keras' model.summary(): "dense_1 (Dense)   (None, 32)   2080"
     re.compile(r"\((?:Dense|Conv[123]D)\)\s+\(None,(?:\s*\d+,)*\s*(\d{1,6})\)"),
 ]
+IDLE = 30  # % of the step the TPU sits idle: much of it (the routing rules' threshold too)
 LAYERS_TO_JUDGE = 2  # one layer alone (a classifier head, say) does not show the model's width
 # ... and the same said in words of several layers at once: "dense layers of 48 units", "hidden
 # layers with 64 neurons", "camadas densas de 48 unidades", "64-unit hidden layers"
@@ -315,6 +339,9 @@ class ProfileFigures:
     memory_bound: int | None = None
     idle_gaps: int | None = None  # 1: the device described idle between steps (no figure)
     host_feeding: int | None = None  # 1: the host described busy producing the input (no figure)
+    # 1: beside idle time or gaps, the input said to be ready before the steps (in memory, on the
+    # device, synthetic data that changes nothing), so the TPU is not waiting for it (no figure)
+    input_ready: int | None = None
     memory_used: float | None = None  # % of the device's memory (HBM) in use
     padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
@@ -515,6 +542,9 @@ def read_profile(text: str) -> ProfileFigures:
         found["idle_gaps"] = 1
     if _HOST_FEEDING.search(text):
         found["host_feeding"] = 1
+    idle = found.get("tpu_idle", 0.0) >= IDLE or "idle_gaps" in found
+    if idle and _INPUT_READY.search(text):
+        found["input_ready"] = 1
     expansion = _padding_expansion(text)
     if expansion is not None:
         found["padding_expansion"] = expansion
