@@ -362,6 +362,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que um tracer do JAX escapou da transformação que o criou (“{text}”), "
         "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.traced_condition": (
+        "line {line} says Python's control flow met a value JAX traces under jit (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o controle de fluxo do Python encontrou um valor que o JAX "
+        "rastreia sob o jit (“{text}”), o que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
+    "note.outside.spawn_guard": (
+        "line {line} says Python started a new process before the main module finished loading "
+        "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o Python iniciou um processo novo antes de o módulo principal "
+        "terminar de carregar (“{text}”), o que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
     "note.outside.sharding": (
         "line {line} says JAX cannot shard an array as the code asks (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -1535,6 +1549,33 @@ STRINGS: dict[str, tuple[str, str]] = {
         "device=x.device)`); um buffer guardado como atributo comum em vez de `register_buffer` "
         "fica para trás. No JAX, ponha os arrays de uma chamada nos mesmos dispositivos "
         "(`jax.device_put` com um único sharding).",
+    ),
+    "answer.note_outside.traced_condition": (
+        "Line {line} says Python's control flow met a value JAX traces under `jit` (“{text}”): an "
+        "`if`, `while` or `bool()` on an array that only exists when the compiled function "
+        "runs. The guide I answer from does not cover it, and the TPU is not the cause "
+        "(the CPU fails the same way under `jit`; `JAX_DISABLE_JIT=1` hides it). Write the branch "
+        "with `jax.lax.cond` or `jnp.where` (a learning-rate warm-up: an optax schedule), or mark "
+        "the argument static (`static_argnums`) when it is a plain Python setting.",
+        "A linha {line} diz que o controle de fluxo do Python encontrou um valor que o JAX "
+        "rastreia sob o `jit` (“{text}”): um `if`, `while` ou `bool()` sobre um array que só "
+        "existe quando a função compilada roda. O guia em que me baseio não cobre isso, e a TPU "
+        "não é a causa (a CPU falha do mesmo jeito sob `jit`; `JAX_DISABLE_JIT=1` esconde o erro). "
+        "Escreva o desvio com `jax.lax.cond` ou `jnp.where` (um aquecimento da taxa de "
+        "aprendizado: um schedule do optax), ou marque o argumento como estático "
+        "(`static_argnums`) quando ele é uma configuração comum do Python.",
+    ),
+    "answer.note_outside.spawn_guard": (
+        "Line {line} says Python started a new process before the main module finished loading "
+        "(“{text}”): the launch (`xmp.spawn`, `torch.multiprocessing`, a DataLoader's workers) "
+        "sits at the top level of the script, and every process it starts imports the script and "
+        "runs it again. The guide I answer from does not cover it, and the TPU is not the cause. "
+        'Put the launch under `if __name__ == "__main__":` at the end of the script.',
+        "A linha {line} diz que o Python iniciou um processo novo antes de o módulo principal "
+        "terminar de carregar (“{text}”): o lançamento (`xmp.spawn`, `torch.multiprocessing`, os "
+        "workers de um DataLoader) está no nível de cima do script, e cada processo que ele inicia "
+        "importa o script e o roda de novo. O guia em que me baseio não cobre isso, e a TPU não é "
+        'a causa. Coloque o lançamento sob `if __name__ == "__main__":` no fim do script.',
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

@@ -267,6 +267,24 @@ INDEX_RANGE = [
     "IndexError: index out of range in self",
     "IndexError: Target 10 is out of bounds.",
 ]
+SPAWN_GUARD_REPORT = """xmp.spawn dies at once on a v4-8
+
+$ PJRT_DEVICE=TPU python3 train.py
+Traceback (most recent call last):
+  File "/usr/lib/python3.10/multiprocessing/spawn.py", line 125, in _main
+    prepare(preparation_data)
+  File "/home/me/train.py", line 40, in <module>
+    xmp.spawn(_mp_fn, args=(), nprocs=8)
+RuntimeError:
+        An attempt has been made to start a new process before the
+        current process has finished its bootstrapping phase.
+"""
+TRACED_CONDITION_REPORT = """Does the TPU not support if/else in a jitted step?
+
+jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape
+bool[]. The error occurred while tracing the function train_step for jit.
+Line 95 is `if state.step < warmup_steps:`
+"""
 SHARDING = [
     "ValueError: One of pjit outputs was given the sharding of NamedSharding(mesh=Mesh('data': 2, "
     "'model': 4), spec=PartitionSpec(None, 'model')), which implies that the global size of its "
@@ -275,6 +293,18 @@ SHARDING = [
     "is partitioned 8 times, but the dimension size is 7 (full shape: (64, 7))",
     "jax._src.core.ShardingTypeError: dot_general requires contracting dimensions to have "
     "consistent sharding",
+]
+TRACED_CONDITION = [
+    "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with "
+    "shape bool[].",
+    "Attempted boolean conversion of traced array with shape bool[]. The error occurred while "
+    "tracing the function train_step for jit.",
+]
+SPAWN_GUARD = [
+    "RuntimeError: An attempt has been made to start a new process before the current process "
+    "has finished its bootstrapping phase.",
+    "        current process has finished its bootstrapping phase.",
+    "                freeze_support()",
 ]
 TRACER_LEAK = [
     "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
@@ -332,6 +362,12 @@ NOT_OUTSIDE = [
     "(full shape: (20, 512))",
     "ValueError: Sharding GSPMDSharding({devices=[8,1]0,1,2,3,4,5,6,7}) implies that array axis 0 "
     "is partitioned 8 times, but the dimension size is 7 (full shape: (7, 1))",
+    # a traced value used as an index or a size is the dynamic-shape entry's, not control flow
+    "jax.errors.TracerIntegerConversionError: The __index__() method was called on traced array "
+    "with shape int32[]",
+    # the guard written, or a question about it: no process started too early
+    "if __name__ == '__main__':\n    xmp.spawn(_mp_fn, args=(), nprocs=8)",
+    "do I need freeze_support() with xmp.spawn on a TPU VM?",
     # sharding said in words, or FSDP beside an out-of-memory error: the entries' own reports
     "with FSDP sharding over 8 devices the 7B model still runs out of HBM",
     "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm while sharding the optimizer state",
@@ -484,6 +520,8 @@ def _outside(text: str):
         *[("strategy", x) for x in STRATEGY],
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
+        *[("traced_condition", x) for x in TRACED_CONDITION],
+        *[("spawn_guard", x) for x in SPAWN_GUARD],
         *[("sharding", x) for x in SHARDING],
         *[("index_range", x) for x in INDEX_RANGE],
         *[("replication", x) for x in REPLICATION],
@@ -764,6 +802,8 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (STRATEGY_REPORT, "strategy", "used TensorFlow's distribution strategy against"),
         (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
         (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
+        (SPAWN_GUARD_REPORT, "spawn_guard", "started a new process before the main module"),
+        (TRACED_CONDITION_REPORT, "traced_condition", "met a value JAX traces"),
         (SHARDING[0], "sharding", "JAX cannot shard an array as the code asks"),
         (INDEX_RANGE[0], "index_range", "an index is outside the table it reads"),
         (REPLICATION_REPORT, "replication", "processes could not share the TPU"),

@@ -569,6 +569,29 @@ _RULES: tuple[_Rule, ...] = (
         "tracer_leak",
         re.compile(r"\bUnexpectedTracerError\b|\bEncountered an unexpected tracer\b", re.I),
     ),
+    _Rule(
+        # Python's `if`, `while` or `bool()` on a value JAX traces under jit: the person's control
+        # flow (jax.lax.cond, jnp.where), not an op the TPU lacks nor the sizes the dynamic-shape
+        # entry is about (a tracer used for a size or an index, its ConcretizationTypeError and
+        # TracerIntegerConversionError, stays that entry's)
+        "traced_condition",
+        re.compile(
+            r"\bTracerBoolConversionError\b|\bAttempted boolean conversion of traced array\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # Python's multiprocessing started a child before the main module finished loading: a
+        # launch (xmp.spawn, DataLoader workers, torch.multiprocessing) at module level with no
+        # `if __name__ == "__main__":` guard, which every spawned child runs again. The message's
+        # own lines, which a paste often breaks after "RuntimeError:"
+        "spawn_guard",
+        re.compile(
+            r"\bAn attempt has been made to start a new process before\b|"
+            r"\bhas finished its bootstrapping phase\b|^\s*freeze_support\(\)\s*$",
+            re.I,
+        ),
+    ),
 )
 
 
