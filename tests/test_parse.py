@@ -411,6 +411,25 @@ def test_tpu_generation_is_not_a_software_version():
     )
     assert parse("Keras v3 on a TPU v4 VM").tpu_generation == "v4"
     assert parse("the job runs on TPU v3.").tpu_generation == "v3"
+    # nor is an API's version in its URL
+    url = "HttpError 403 when requesting https://tpu.googleapis.com/v2/projects/p/locations/z/nodes"
+    assert parse(url).tpu_generation is None
+
+
+def test_an_accelerator_type_inside_a_tpu_name_is_no_accelerator_type():
+    # a TPU named after its type ("exp-v5e-8", "nodeId=ws-v3-01") names no type; the flag does
+    create = (
+        "gcloud compute tpus tpu-vm create exp-v5e-8 --zone=us-central1-a "
+        "--accelerator-type=v5litepod-8 --version=v2-alpha-tpuv5-lite"
+    )
+    assert parse(create).accelerator_type == "v5litepod-8"
+    assert parse("nodes?nodeId=ws-v3-01&alt=json returned 403").accelerator_type is None
+    # a capacity message's "tpu-v4-8" and a type standing alone still are
+    assert parse("Failed to acquire resources in us-central2-b for tpu-v4-8").accelerator_type == (
+        "v4-8"
+    )
+    assert parse("PyTorch/XLA FSDP on TPU-v3-8 VM").accelerator_type == "v3-8"
+    assert parse("training on a v4-32, loss is NaN").accelerator_type == "v4-32"
 
 
 @pytest.mark.parametrize(

@@ -112,10 +112,14 @@ _PROJECT = [
         rf"(?:[\"'`]({PROJECT_ID})[\"'`]|(?=[a-z][-a-z0-9]*[0-9])({PROJECT_ID}))(?![-\w])"
     ),
 ]
-_ACCEL = re.compile(rf"\b({ACCELERATOR_TYPE})\b")
+# An accelerator type standing alone ("v4-8", "--accelerator-type=v5litepod-16", a capacity
+# message's "tpu-v4-8"), not a piece of a hyphenated name ("nodeId=ws-v3-01" names a TPU); a
+# chip count never starts with 0
+_ACCEL = re.compile(rf"(?:(?<![-\w])|(?<=tpu-)|(?<=TPU-))(?!\w+-0)({ACCELERATOR_TYPE})(?![-\w])")
 # A TPU generation named alone ("TPU v3", "on v5e"). Not a software version: "v2.2.0" continues with
-# a dot and a digit, and "Keras v3", "TF v2", "Python v3" name the program just before it.
-_GEN = re.compile(r"\b(?:tpu\s*)?(v[2-7][a-z]?)\b(?!\.\d)", re.I)
+# a dot and a digit, "Keras v3", "TF v2", "Python v3" name the program just before it, and an API's
+# version sits between slashes in its URL (".../v2/projects/...").
+_GEN = re.compile(r"(?<!/)\b(?:tpu\s*)?(v[2-7][a-z]?)\b(?![./]\w)", re.I)
 _NOT_TPU_BEFORE_GEN = re.compile(
     r"\b(?:keras|tensorflow|tf|python|py|torch|pytorch|jax|flax|cuda|api|version|vers[aã]o)\s*$",
     re.I,
