@@ -989,3 +989,21 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
     assert not read_profile(faster).input_ready
     # read only beside idle time or gaps: the input in memory alone is no figure
     assert read_profile("my dataset is in memory, why is the TPU slow?").to_dict() == {}
+
+
+def test_text_padded_to_each_batchs_longest_example_is_a_shape_that_keeps_changing(engine):
+    report = (
+        "BERT fine-tune on a v4-8 with the HF Trainer is 30 s/it and never gets faster\n\n"
+        "I tokenize with truncation only and DataCollatorWithPadding pads each batch. Once in a "
+        "while a step takes 0.2 s, then the next ones are slow again. One CPU core sits at 100%."
+    )
+    a = engine.ask(report)
+    assert a.best.id == "dynamic-shape" and not a.abstained
+    assert any("padded-to-longest" in w for w in a.best.why)
+    # one fixed length is the fix, not the problem
+    fixed = engine.retrieve('tokenizer(texts, padding="max_length", max_length=128)')
+    assert not any(
+        h.signature_id == "padded-to-longest"
+        for ev in fixed.evidence.values()
+        for h, _ in ev.signature_hits
+    )
