@@ -154,6 +154,30 @@ _IDLE_GAPS = re.compile(
 # ~100% each, the other ~236 vCPUs idle", "um processo python por core a 100% e o resto dos vCPUs
 # parado"). The guide's input-bound host: a pipeline working on one core per process cannot feed
 # the TPU. A single core at 100% alone is not read: XLA compiling on the host looks the same.
+_WRAP = r"(?:.|\n(?!\s*\n))"  # any character, a line break too where a paste wrapped a sentence
+_HOST_FEEDING = re.compile(
+    r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
+    r"|\bhost\b[^\n]{0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
+    r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
+    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b"
+    + _WRAP
+    + r"{0,40}?~?100\s*%"
+    + _WRAP
+    + r"{0,60}?\b(?:the\s+)?(?:others?|rest)\b"
+    + _WRAP
+    + r"{0,60}?\b(?:idle|doing\s+(?:basically\s+)?nothing)\b"
+    r"|\b(?:process(?:os)?|n[uú]cleos?|cores?|threads?|workers?)\b"
+    + _WRAP
+    + r"{0,40}?~?100\s*%"
+    + _WRAP
+    + r"{0,60}?\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b"
+    + _WRAP
+    + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
+    re.I,
+)
+
+IDLE = 30  # % of the step the TPU sits idle: much of it (the routing rules' threshold too)
+
 # The input said to be ready before the steps run: the data in memory or already on the device,
 # synthetic batches that change nothing, the input pipeline said not to be the problem ("even with
 # the data in memory", "the batch is synthetic and already on device", "dados em memória"). Read
@@ -191,28 +215,6 @@ _MEMORY_BOUND = re.compile(
     r"|\bwill\s+(?:it|this|that|(?:a|an|the|my)\s+[\w.-]+(?:\s+model)?)\s+fit\b"
     r"|\bn[ãa]o\s+cabe|\bcaber?\s+(?:na|no|numa|num|em)\b|\bmal\s+cabe"
     r"|\bfalta(?:ndo)?\s+(?:de\s+)?mem[óo]ria|\bestour(?:a|ando|ou|ar)\s+(?:a\s+)?mem[óo]ria",
-    re.I,
-)
-
-_WRAP = r"(?:.|\n(?!\s*\n))"  # any character, a line break too where a paste wrapped a sentence
-_HOST_FEEDING = re.compile(
-    r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
-    r"|\bhost\b[^\n]{0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
-    r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
-    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b"
-    + _WRAP
-    + r"{0,40}?~?100\s*%"
-    + _WRAP
-    + r"{0,60}?\b(?:the\s+)?(?:others?|rest)\b"
-    + _WRAP
-    + r"{0,60}?\b(?:idle|doing\s+(?:basically\s+)?nothing)\b"
-    r"|\b(?:process(?:os)?|n[uú]cleos?|cores?|threads?|workers?)\b"
-    + _WRAP
-    + r"{0,40}?~?100\s*%"
-    + _WRAP
-    + r"{0,60}?\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b"
-    + _WRAP
-    + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
     re.I,
 )
 
@@ -289,7 +291,6 @@ _LAYER_WIDTH = [
     # Keras' model.summary(): "dense_1 (Dense)   (None, 32)   2080"
     re.compile(r"\((?:Dense|Conv[123]D)\)\s+\(None,(?:\s*\d+,)*\s*(\d{1,6})\)"),
 ]
-IDLE = 30  # % of the step the TPU sits idle: much of it (the routing rules' threshold too)
 LAYERS_TO_JUDGE = 2  # one layer alone (a classifier head, say) does not show the model's width
 # ... and the same said in words of several layers at once: "dense layers of 48 units", "hidden
 # layers with 64 neurons", "camadas densas de 48 unidades", "64-unit hidden layers"
