@@ -207,7 +207,22 @@ def batch_size(value: float, variables: dict[str, str]) -> Advice:
         a.values["fit_batch"] = str(lower if lower < b else max(step, lower - step))
     if s is not None:
         a.values["fit_per_device_batch"] = _num(int(a.values["fit_batch"]) / s.devices)
+    _split(a, b, variables.get("split_devices", ""))
     return a
+
+
+def _split(a: Advice, b: int, devices: str) -> None:
+    """The nearest batches an error's device count divides ("should be divisible by 8, but it is
+    equal to 60"): every device takes an equal slice of the batch."""
+    try:
+        n = int(devices)
+    except ValueError:
+        return
+    if n <= 0 or b % n == 0:
+        return
+    lower, upper = max(n, b // n * n), math.ceil(b / n) * n
+    a.values.update(split_lower_batch=str(lower), split_upper_batch=str(upper))
+    a.say("advice.batch.split", batch=b, devices=n, lower=lower, upper=upper)
 
 
 def feature_size(value: float, variables: dict[str, str]) -> Advice:
@@ -387,6 +402,8 @@ ADVISOR_OUTPUTS = {
         "fit_per_device_batch",
         "host_count",
         "per_host_batch",
+        "split_lower_batch",
+        "split_upper_batch",
     },
     "feature_size": {
         "padded_dim",

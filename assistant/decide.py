@@ -387,11 +387,15 @@ def _came_first(top: Scored, line: int) -> bool:
     opened, so the TPU backend cannot start), even where a title said it first, and an answer a
     look-alike pattern of its own contests (the same libtpu line on a GPU machine). Only messages
     count: a profile figure (`ProfileHit`, placed on the first line naming one) is no error, and a
-    per-device batch stated above a vmem overflow does not make the overflow the entry's."""
+    per-device batch stated above a vmem overflow does not make the overflow the entry's. Nor is a
+    line that asks ("process just says Killed on v4-8, HBM OOM?"): it is the person's guess at the
+    cause, which the message below it answers."""
     if top.evidence.exclude > 0:
         return False
     lines = {
-        line_no for hit, line_no in top.evidence.signature_hits if not isinstance(hit, ProfileHit)
+        line_no
+        for hit, line_no in top.evidence.signature_hits
+        if not isinstance(hit, ProfileHit) and not hit.line.rstrip().endswith("?")
     }
     return line not in lines and any(n < line for n in lines)
 

@@ -45,6 +45,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "O lote {batch} não é múltiplo de {step}: use {alternatives} "
         "({per_device} por {unit} {where}).",
     ),
+    "advice.batch.split": (
+        "{batch} does not divide among the {devices} devices the batch is split over: "
+        "{lower} or {upper} does.",
+        "{batch} não se divide entre os {devices} dispositivos que repartem o lote: "
+        "{lower} ou {upper} se divide.",
+    ),
     "advice.batch.hosts": (
         "The slice has {hosts} hosts of {devices_per_host} devices: with one "
         "process per host (PyTorch/XLA, jax.pmap) each process loads "
@@ -290,6 +296,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "which the troubleshooting guide behind tpu-assist does not cover",
         "a linha {line} diz que o serviço de notebooks não tinha acelerador para a sessão "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.notebook_session": (
+        "line {line} says Colab ended the notebook's runtime (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o Colab encerrou o ambiente de execução do notebook (“{text}”), "
+        "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.storage": (
         "line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
@@ -914,6 +926,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",
     ),
+    "profile.synthetic_faster": (
+        "faster on synthetic data than on the real input",
+        "mais rápido com dados sintéticos do que com os reais",
+    ),
+    "profile.jit_recompiles": (
+        "one jitted function compiled {value} times",
+        "uma função jit compilada {value} vezes",
+    ),
     "profile.compiles": ("{compile_count} XLA compilations", "{compile_count} compilações do XLA"),
     "profile.compiles_for": (
         "{compile_count} XLA compilations for {execute_count} executions",
@@ -1390,6 +1410,19 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A linha {line} parece um limite de capacidade ou de cota (“{text}”), que o guia em que me "
         "baseio não cobre. Tente outra zona que ofereça esse tipo de TPU, tente mais tarde ou "
         "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
+    ),
+    "answer.note_outside.notebook_session": (
+        "Line {line} says Colab disconnected the notebook's runtime (“{text}”). Colab ends a "
+        "session that sits idle or reaches its maximum length, whatever the accelerator, and the "
+        "guide I answer from does not cover that. Save a checkpoint every epoch to Google Drive "
+        "or a Cloud Storage bucket and resume from the last one; for runs longer than a session, "
+        "train on a Cloud TPU VM of your own (gcloud compute tpus tpu-vm create) inside tmux.",
+        "A linha {line} diz que o Colab desconectou o ambiente de execução do notebook (“{text}”). "
+        "O Colab encerra a sessão que fica ociosa ou chega ao tempo máximo, seja qual for o "
+        "acelerador, e o guia de onde tiro as respostas não cobre isso. Salve um checkpoint a cada "
+        "época no Google Drive ou num bucket do Cloud Storage e retome do último; para treinos "
+        "mais longos que uma sessão, treine numa VM de TPU sua (gcloud compute tpus tpu-vm "
+        "create) dentro do tmux.",
     ),
     "answer.note_outside.notebook_capacity": (
         "Line {line} says Colab had no accelerator of that kind to give your session (“{text}”): "

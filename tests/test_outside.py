@@ -76,6 +76,12 @@ NOTEBOOK_CAPACITY = [
     "Cannot connect to GPU backend. You cannot currently connect to a GPU due to usage limits in "
     "Colab.",
 ]
+NOTEBOOK_SESSION = [
+    "Runtime disconnected. Your runtime has been disconnected due to inactivity or reaching its "
+    "maximum duration.",
+    "o Colab desconecta sozinho depois de umas 2 horas de treino na TPU",
+    "Why does Colab keep disconnecting my TPU notebook overnight?",
+]
 NUMERICS = [
     "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "
     "during training.",
@@ -210,6 +216,8 @@ SCRATCH_MEMORY = [
     "I'm getting a compile-time OOM of about 2GB VMEM on a v4-8 with the long context",
 ]
 CHECKPOINT = [
+    "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (768, 3072) but got "
+    'shape (768, 2048) instead for parameter "kernel" in "/encoder/layer_0/mlp/Dense_0"',
     "RuntimeError: Error(s) in loading state_dict for GPT2LMHeadModel:",
     '\tMissing key(s) in state_dict: "transformer.h.0.attn.bias", "transformer.h.1.attn.bias".',
     '\tUnexpected key(s) in state_dict: "module.encoder.layer.0.weight".',
@@ -338,6 +346,8 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # the TPU itself dropping out of a Colab session: a connection the guide covers
+    "Colab TPU: UnavailableError: Socket closed while connecting to the TPU worker",
     # a checkpoint saved or restored, with no mismatch: saving on a TPU is the guide's (or a
     # memory problem's) subject, and the shapes a TPU cannot compile are dynamic-shape's
     "Restoring checkpoint from gs://my-bucket/ckpt/step_1000 ... done",
@@ -503,6 +513,7 @@ def _outside(text: str):
         *[("install", x) for x in INSTALL],
         *[("capacity", x) for x in CAPACITY],
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
+        *[("notebook_session", x) for x in NOTEBOOK_SESSION],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],

@@ -144,6 +144,30 @@ def test_the_profilers_not_input_bound_figure_speaks_against_the_input_pipeline(
     assert against("Input time: 12%") == []  # "moderately input-bound": not ruled out
 
 
+def test_a_tpu_idle_most_of_the_step_speaks_against_low_mxu(engine):
+    def against(text):
+        return [h.entry_id for h in route(read_profile(text)) if h.rules_out]
+
+    # the matrix units are empty because the TPU is: what keeps it waiting comes first
+    assert "low-mxu" in against("MXU utilization: 3%, TPU idle time: 81%")
+    assert "low-mxu" in against(
+        "MXU utilization: 6%, 64.0% of the total step time is waiting for input"
+    )
+    # idle for a third of the step: the busy part's low MXU figure still counts
+    assert "low-mxu" not in against("MXU utilization: 3%, TPU idle time: 35%")
+    assert against("MXU utilization: 71%, TPU idle time: 81%") == []  # a good MXU figure
+    report = (
+        "Keras on a v3-8 with TPUStrategy, a small MLP, dataset cached in memory.\n"
+        "Overview page: step time 11 ms, TPU idle time 74.5%, MXU utilization 2.7%.\n"
+        "Your program is NOT input-bound because only 0.3% of the total step time sampled is "
+        "waiting for input.\nWhy is it slower than my laptop GPU?"
+    )
+    a = engine.decide(engine.retrieve(report))
+    assert a.results[0].id == "steps-per-execution"
+    low = next(r for r in a.results if r.id == "low-mxu")
+    assert any("TPU idle 74.5%" in w for w in low.why)
+
+
 def test_overview_duty_cycle_and_breakdown_are_read():
     assert read_profile("TPU Duty Cycle: 7.8%").tpu_idle == 92.2
     assert read_profile("duty cycle ~35%, input time 1.1%").to_dict() == {
@@ -386,6 +410,12 @@ def test_context_gate():
         read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
     )
     assert read_context("the Edge TPU compiler maps fewer ops").gate == "device"
+    # a TPU only likened to this GPU run is not the run
+    likened = "NCCL watchdog timeout on 8 H100s; is this the same kind of thing as the TPU hangs?"
+    assert read_context(likened).gate == "device"
+    assert (
+        read_context("NCCL timeout on my H100s, and the same job on a v4-8 hangs too").gate is None
+    )
     # other accelerators with an XLA or PyTorch stack of their own
     for other in (
         "jax-metal on a MacBook: UNIMPLEMENTED on the METAL device",

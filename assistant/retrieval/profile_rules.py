@@ -17,9 +17,15 @@ The guide separates slow-training problems by where the step time goes:
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
   figure or gaps (two findings that agree), and the gaps no longer point at `steps-per-execution`;
+- the run measured faster on synthetic data than on the real input: the model keeps up, so the
+  input is what the TPU waits for (`input-bottleneck`; idle time beside it is the input's, not the
+  host's between steps);
 - the TPU is busy but its matrix units are not (low MXU utilization, little idle time) → the work
   is not matrix multiplication, or it is too small to fill the units (`low-mxu`, then
   `small-batch` / `small-layers` in its tree);
+- a low MXU figure beside a TPU idle (or waiting for input) for most of the step (half or more):
+  the units are empty because the TPU is, and what keeps it waiting is the problem to fix first.
+  The figures speak against `low-mxu`, whose own signature reads the MXU figure alone;
 - the model's code shows every layer narrower than 128 (the MXU's width), and the TPU is not idle:
   the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
   dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
@@ -42,7 +48,9 @@ The guide separates slow-training problems by where the step time goes:
   per-core batch under 8 were about memory, and the one about speed named none);
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
-  more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`).
+  more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`);
+- JAX's compile log (`jax_log_compiles`) showing one jitted function compiled twice or more: it
+  compiles once per input shape, so again means a new shape (`dynamic-shape`).
 
 Each rule adds supporting evidence (a weight below 1.0: it never decides alone) that shows in the
 answer's *why* with the figures that triggered it. The thresholds are the guide's rules of thumb,
@@ -68,6 +76,7 @@ RECOMPILES = 10  # compilations in one metrics report that mean shapes keep chan
 INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY input-bound"
 NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
 RULED_OUT = 0.5
+MOSTLY_IDLE = 50  # % of the step idle or waiting for input: what the step is mostly spent on
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
@@ -121,6 +130,18 @@ def _rules_input_out(p: ProfileFigures) -> bool:
 def _idle(p: ProfileFigures) -> bool:
     """The TPU idle much of the step: the figure, or the trace described with gaps between steps."""
     return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
+
+
+def _mostly_idle(p: ProfileFigures) -> bool:
+    """The TPU idle, or waiting for input, for half the step or more (figures, not words)."""
+    shares = (p.tpu_idle, p.input_wait)
+    return any(f is not None and f >= MOSTLY_IDLE for f in shares)
+
+
+def _idle_shares(p: ProfileFigures) -> dict[str, float | None]:
+    """The idle and input-wait figures of half the step or more (`_mostly_idle`'s)."""
+    shares = {"tpu_idle": p.tpu_idle, "input_wait": p.input_wait}
+    return {k: v for k, v in shares.items() if v is not None and v >= MOSTLY_IDLE}
 
 
 def _low_mxu(p: ProfileFigures) -> bool:
@@ -204,9 +225,17 @@ RULES: tuple[ProfileRule, ...] = (
         tpu_evidence=False,
     ),
     ProfileRule(
+        "synthetic-data-faster",
+        "input-bottleneck",
+        lambda p: bool(p.synthetic_faster) and not _rules_input_out(p),
+        lambda p: _known(synthetic_faster=p.synthetic_faster, tpu_idle=p.tpu_idle),
+        # a measured speed, so it stands beside an error the report mentions in passing
+        tpu_evidence=False,
+    ),
+    ProfileRule(
         "idle-between-steps",
         "steps-per-execution",
-        lambda p: _idle(p) and not (_waits_for_input(p) or p.host_feeding),
+        lambda p: _idle(p) and not (_waits_for_input(p) or p.host_feeding or p.synthetic_faster),
         lambda p: _known(
             tpu_idle=p.tpu_idle,
             idle_gaps=p.idle_gaps,
@@ -219,6 +248,14 @@ RULES: tuple[ProfileRule, ...] = (
         "low-mxu",
         lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p)),
         lambda p: _known(**_compute_use(p), tpu_idle=p.tpu_idle),
+    ),
+    ProfileRule(
+        "idle-empties-mxu",
+        "low-mxu",
+        lambda p: _low_mxu(p) and _mostly_idle(p),
+        lambda p: _known(**_compute_use(p), **_idle_shares(p)),
+        lambda p: RULED_OUT,
+        rules_out=True,
     ),
     ProfileRule(
         "narrow-layers",
@@ -258,6 +295,12 @@ RULES: tuple[ProfileRule, ...] = (
             and (p.execute_count is None or p.compile_count * 20 > p.execute_count)
         ),
         lambda p: _known(compile_count=p.compile_count, execute_count=p.execute_count),
+    ),
+    ProfileRule(
+        "jit-recompiled",
+        "dynamic-shape",
+        lambda p: p.jit_recompiles is not None,
+        lambda p: _known(jit_recompiles=p.jit_recompiles),
     ),
     ProfileRule(
         "memory-mostly-free",

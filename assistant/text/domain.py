@@ -105,7 +105,14 @@ _OTHER_DEVICE = re.compile(
     re.I,
 )
 # "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
-_NOT_CLOUD_TPU = re.compile(r"\bedge\s?tpu\w*|\bedgetpu\w*", re.I)
+# Beside another device named: an Edge TPU, or a TPU only likened to this run ("the same kind of
+# thing as the TPU hangs people report", "similar to what happens on TPU")
+_NOT_CLOUD_TPU = re.compile(
+    r"\bedge\s?tpu\w*|\bedgetpu\w*|"
+    r"\b(?:same|similar)\b[^.?!\n]{0,30}?\b(?:as|to)\s+(?:what\s+happens\s+)?(?:on\s+)?"
+    r"(?:an?\s+|the\s+)?TPUs?\b",
+    re.I,
+)
 # A person saying they do not use or have a TPU ("I am not using TPU, I am on GPU only", "I don't
 # have TPU locally", "without a TPU", "não estou usando TPU", "sem TPU"): the word names the TPU
 # this report is not about. Failures are not absences: "could not run on TPU", "no TPU devices

@@ -1,8 +1,9 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
 installed, loaded or matched to its runtime (`install`), that the shell has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota for the TPU
-(`capacity`) or Colab none to give the notebook (`notebook_capacity`), that the TPU's host was
-given a path on the local disk it cannot see (`storage`), that Cloud Storage refused the account
+(`capacity`) or Colab none to give the notebook (`notebook_capacity`), that Colab ended the
+notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
+TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused the account
 access to a bucket or an object (`storage_access`: an IAM permission such as storage.objects.get),
 that the loss or a tensor became NaN or infinite (`numerics`; not when the line says only the TPU
 does it), or that the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python
@@ -336,6 +337,18 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # Colab ending the notebook's runtime (idle too long, or at the session's maximum length):
+        # the notebook service's limits, whatever the accelerator, not a TPU that drops
+        "notebook_session",
+        re.compile(
+            r"\bYour runtime has been disconnected\b|\bRuntime disconnected\b|"
+            r"\bAmbiente de execu[çc][ãa]o desconectado\b|"
+            r"\bColab\b[^\n]{0,30}?\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b|"
+            r"\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b[^\n]{0,20}?\bColab\b",
+            re.I,
+        ),
+    ),
+    _Rule(
         # TensorFlow on a TPU Node or Colab's TPU, told to read or write a path on this machine:
         # the TPU's own host does the reading and writing and cannot see this machine's disk
         "storage",
@@ -492,7 +505,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bYou are loading a weight file containing \d+ layers into a model with \d+ "
             r"layers\b|"
             # Orbax's and Flax's restore
-            r"\bis not compatible with the stored shape\b|\bdoes not match (?:the )?stored shape\b",
+            r"\bis not compatible with the stored shape\b|\bdoes not match (?:the )?stored shape\b|"
+            # Flax's parameters of another shape than the module builds (restored or passed in)
+            r"\bScopeParamShapeError\b|\bInitializer expected to generate shape\b",
             re.I,
         ),
     ),

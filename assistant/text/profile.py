@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
+# "esperando entrada", "esperando pelos dados": the TPU waiting for its input, in Portuguese
+_WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+)?(?:entrada|dados)"
 _NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
     r"[\s:=~│|]{0,12}(?:(?:is|was|stays|sits|hovers|of|at|de|em|é|fica\s+em|fica)\s+)?"
     r"(?:(?:only|just|about|around|roughly|apenas|só|cerca\s+de|uns|at)\s+)?~?"
@@ -78,8 +80,11 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"(?:waiting\s+for\s+input|input[- ]bound|infeed|esperando\s+(?:a\s+)?entrada"
-            r"|tempo\s+de\s+entrada)" + _SEP + _NUM,
+            r"(?:waiting\s+for\s+input|input[- ]bound|infeed|"
+            + _WAITING_PT
+            + r"|tempo\s+de\s+entrada)"
+            + _SEP
+            + _NUM,
             re.I,
         ),
         # the overview's breakdown of a step: "Input time: 81.6%", "Input: 4% of step time"
@@ -88,8 +93,10 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         ),
         re.compile(
             _NUM
-            + r"\s+(?:of\s+)?(?:step\s+time\s+)?"
-            + r"(?:waiting\s+for\s+input|in\s+infeed|esperando\s+(?:a\s+)?entrada)",
+            + r"\s+(?:of\s+)?(?:step\s+time\s+)?(?:do\s+tempo\s+(?:de\s+passo\s+)?)?"
+            + r"(?:waiting\s+for\s+input|in\s+infeed|"
+            + _WAITING_PT
+            + r")",
             re.I,
         ),
     ],
@@ -99,7 +106,7 @@ _STEP_TIME = re.compile(
     re.I,
 )
 # the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step
-_INPUT_MS = re.compile(r"\binput(?:\s+time)?\s*[:=]\s*~?(\d+(?:[.,]\d+)?)\s*ms\b", re.I)
+_INPUT_MS = re.compile(r"\b(?:input|infeed)(?:\s+time)?\s*[:=]\s*~?(\d+(?:[.,]\d+)?)\s*ms\b", re.I)
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
 _PER_CORE_BATCH = [
     re.compile(
@@ -201,6 +208,29 @@ _INPUT_READY = re.compile(
     re.I,
 )
 
+# The run measured faster on synthetic data than on the real input ("3.1 steps/s with synthetic
+# data, 0.9 with the real dataset", "random tensors of the same shape give 9800 img/s"): the
+# model keeps up, so the input is what it waits for. A rate, or "faster", near the synthetic data.
+_SYNTHETIC = (
+    r"(?:\b(?:synthetic|dummy|fake|random)\s+(?:`[^`\n]{1,30}`\s+|\S+\s+)?"
+    r"(?:data|inputs?|batch(?:es)?|tensors?)\b"
+    r"|\bdados\s+(?:sint[ée]ticos|falsos|aleat[óo]rios))"
+)
+_FAST = (
+    r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens)"
+    r"/s(?:ec)?\b|\bfaster\b|\bquicker\b|\bfull\s+speed\b|\bmais\s+r[áa]pido)"
+)
+_SYNTHETIC_FASTER = re.compile(
+    _SYNTHETIC
+    + r"[^\n]{0,100}?"
+    + _FAST
+    + "|"
+    + _FAST
+    + r"[^\n]{0,30}?\b(?:with|on|using|com)\s+"
+    + _SYNTHETIC,
+    re.I,
+)
+
 # Memory named as what limits the run: out of memory, a model that does not fit. Read only beside a
 # per-core batch (`memory_bound`), which it explains: a batch of 1 or 2 per core in a report about
 # memory is what was left once the batch had been lowered to fit (batch-or-model-too-large), not
@@ -260,7 +290,12 @@ _SCALE = {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0}  # the tools p
 # 1.5 MiB  padded 64.0 MiB", "Unpadded (6.40G) Padded (19.32G)", or the ratio itself,
 # "Extra memory due to padding: 15.50G (32.0x expansion)". The largest ratio read is kept.
 _PADDED_THEN_UNPADDED = re.compile(
-    r"\bSize:\s*" + _SIZE + r"[\s,;|]{0,12}Unpadded size:\s*" + _SIZE, re.I
+    r"\bSize:\s*"
+    + _SIZE
+    # the memory viewer's buffer details: a few lines (shape, label) may come between the two
+    + r"(?:[\s,;|]{0,12}|[^\n]*(?:\n(?![^\n]*\bSize:)[^\n]*){0,4}?\n\s*)Unpadded size:\s*"
+    + _SIZE,
+    re.I,
 )
 _UNPADDED_THEN_PADDED = re.compile(
     r"\bunpadded(?:\s+size)?\W{0,3}" + _SIZE + r"\W{1,8}padded(?:\s+size)?\W{0,3}" + _SIZE, re.I
@@ -314,6 +349,12 @@ _LAYERS_WIDE = [
 _MODEL_WIDTH = re.compile(
     r"\b(?:d_model|hidden_size|n_embd|embed_dim|emb_dim|model_dim)\b[\"']?\s*[:=]?\s*~?(\d{1,6})\b"
 )
+# ... changed from one width to another ("d_model from 512 to 520", "d_model de 512 pra 520"): the
+# new one is the model's
+_MODEL_WIDTH_CHANGED = re.compile(
+    r"\b(?:d_model|hidden_size|n_embd|embed_dim|emb_dim|model_dim)\b\s+(?:de|from)\s+\d{1,6}\s+"
+    r"(?:pra|para|to|->|→)\s+(\d{1,6})\b"
+)
 
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
@@ -321,6 +362,27 @@ _METRIC_SAMPLES = {
     "compile_count": re.compile(r"Metric:\s*CompileTime\s+TotalSamples:\s*(\d+)", re.I),
     "execute_count": re.compile(r"Metric:\s*ExecuteTime\s+TotalSamples:\s*(\d+)", re.I),
 }
+
+# JAX's compile log (`jax_log_compiles`): one line per compilation of a jitted function. A function
+# compiles once for each new input shape (or static argument), so one compiled again is the sign
+# of shapes that change. The two forms name the same compilation; they are counted apart.
+_JAX_COMPILES = (
+    re.compile(r"\bFinished XLA compilation of (?:jit|pjit|pmap)\(([\w.<>-]+)\)"),
+    re.compile(r"\bCompiling ([\w.<>-]+) (?:for|with) (?:global )?(?:shapes|args)\b"),
+)
+JIT_RECOMPILED = 2  # compilations of one jitted function: more than one means a new shape
+
+
+def _jit_recompiles(text: str) -> int | None:
+    """The most times one jitted function compiles in a pasted JAX compile log, where it is
+    twice or more."""
+    most = 0
+    for rx in _JAX_COMPILES:
+        counts: dict[str, int] = {}
+        for m in rx.finditer(text):
+            counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+        most = max([most, *counts.values()])
+    return most if most >= JIT_RECOMPILED else None
 
 
 @dataclass(frozen=True)
@@ -343,6 +405,9 @@ class ProfileFigures:
     # 1: beside idle time or gaps, the input said to be ready before the steps (in memory, on the
     # device, synthetic data that changes nothing), so the TPU is not waiting for it (no figure)
     input_ready: int | None = None
+    # 1: the run said faster on synthetic data than on the real input (not "the same"): the input
+    # is what the TPU waits for (no figure)
+    synthetic_faster: int | None = None
     memory_used: float | None = None  # % of the device's memory (HBM) in use
     padding_expansion: float | None = None  # padded size / unpadded size, the largest read
     # the widest layer in the model's code, where the report shows two layers or more
@@ -350,6 +415,8 @@ class ProfileFigures:
     model_width: int | None = None  # a transformer's model dimension (d_model), from its config
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
     execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
+    # JAX's compile log: the most times one jitted function was compiled, where twice or more
+    jit_recompiles: int | None = None
 
     def to_dict(self) -> dict[str, float | int]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -546,6 +613,8 @@ def read_profile(text: str) -> ProfileFigures:
     idle = found.get("tpu_idle", 0.0) >= IDLE or "idle_gaps" in found
     if idle and _INPUT_READY.search(text):
         found["input_ready"] = 1
+    if _SYNTHETIC_FASTER.search(text) and not _INPUT_READY.search(text):
+        found["synthetic_faster"] = 1
     expansion = _padding_expansion(text)
     if expansion is not None:
         found["padding_expansion"] = expansion
@@ -553,13 +622,16 @@ def read_profile(text: str) -> ProfileFigures:
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
-    m = _MODEL_WIDTH.search(text)
+    m = _MODEL_WIDTH_CHANGED.search(text) or _MODEL_WIDTH.search(text)
     if m and int(m.group(1)) > 0:
         found["model_width"] = int(m.group(1))
     for name, rx in _METRIC_SAMPLES.items():
         m = rx.search(text)
         if m:
             found[name] = int(m.group(1))
+    recompiles = _jit_recompiles(text)
+    if recompiles is not None:
+        found["jit_recompiles"] = recompiles
     return ProfileFigures(**found)  # type: ignore[arg-type]
 
 
