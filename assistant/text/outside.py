@@ -3,8 +3,9 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota for the TPU
 (`capacity`) or Colab none to give the notebook (`notebook_capacity`), that Colab ended the
 notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
-TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused the account
-access to a bucket or an object (`storage_access`: an IAM permission such as storage.objects.get),
+TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused
+the account access to a bucket or an object (`storage_access`: an IAM permission such as
+storage.objects.get),
 that the loss or a tensor became NaN or infinite (`numerics`; not when the line says only the TPU
 does it), or that the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python
 `MemoryError`, the OOM killer, "out of RAM" in the person's words), which is not the TPU's HBM,
