@@ -898,6 +898,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.mfu": ("MFU {value}%", "MFU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
     "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
+    "profile.previous_width": (
+        "model dimension changed from {value}",
+        "dimensão do modelo mudada de {value}",
+    ),
     "profile.model_width": (
         "model dimension (d_model) {value}",
         "dimensão do modelo (d_model) {value}",

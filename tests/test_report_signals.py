@@ -168,6 +168,37 @@ def test_a_tpu_idle_most_of_the_step_speaks_against_low_mxu(engine):
     assert any("TPU idle 74.5%" in w for w in low.why)
 
 
+def test_this_versions_readings_of_a_pasted_run():
+    # the overview's breakdown of a step in milliseconds, the input's part called Infeed
+    p = read_profile("Average step time: 300.0 ms\n  Compute: 70.0 ms\n  Infeed: 225.0 ms")
+    assert p.input_wait == 75.0
+    assert _routed("Average step time: 300.0 ms\n  Infeed: 225.0 ms") == ["input-bottleneck"]
+    # the memory viewer's buffer, its shape and label between the two sizes
+    viewer = "Size: 2.00G\n  Shape: f32[256,256,256,2]{3,2,1,0:T(8,128)}\n  Unpadded size: 128.00M"
+    assert read_profile(viewer).padding_expansion == 16.0
+    # faster on synthetic data than on the real input: the input is what the TPU waits for
+    faster = "2.8 steps/s with dummy data, 1.1 steps/s with the real tf.data pipeline"
+    assert read_profile(faster).synthetic_faster == 1
+    assert _routed(faster) == ["input-bottleneck"]
+    assert read_profile("synthetic data gives the same step time").synthetic_faster is None
+    assert read_profile("com dados sintéticos fica bem mais rápido").synthetic_faster == 1
+    # one jitted function compiled again: a new input shape
+    log = "\n".join(
+        f"WARNING:absl:Finished XLA compilation of jit(train_step) in {s}s" for s in (40.1, 38.7)
+    )
+    assert read_profile(log).jit_recompiles == 2
+    assert _routed(log) == ["dynamic-shape"]
+    once = "Finished XLA compilation of jit(train_step) in 40.1s\nFinished XLA compilation of jit(eval_step) in 9.0s"
+    assert read_profile(once).jit_recompiles is None  # two functions, once each
+    # a model dimension changed off the 128 tile and measured: padding, not the matrix units
+    changed = read_profile("mudei o d_model de 512 pra 520 e ficou mais lento")
+    assert (changed.previous_width, changed.model_width) == (512, 520)
+    hits = {(h.entry_id, h.rules_out): h.weight for h in route(changed)}
+    assert hits == {("tensor-padding", False): 0.8, ("low-mxu", True): 0.5}
+    assert read_profile("Hidden size 128 -> 130 makes it 40% slower").model_width == 130
+    assert read_profile("d_model from 1000 to 1024").previous_width == 1000
+
+
 def test_overview_duty_cycle_and_breakdown_are_read():
     assert read_profile("TPU Duty Cycle: 7.8%").tpu_idle == 92.2
     assert read_profile("duty cycle ~35%, input time 1.1%").to_dict() == {

@@ -33,7 +33,8 @@ The guide separates slow-training problems by where the step time goes:
   measured padding figure (below) explains them, and leaves them to `tensor-padding`;
 - a transformer's model dimension (d_model) narrower than 128 counts as narrow layers; one of 128
   or more that is not a multiple of 128 (200, padded to 256) → `tensor-padding`, the guide's
-  "feature dimensions a multiple of 128", where the padding adds a tenth or more;
+  "feature dimensions a multiple of 128", where the padding adds a tenth or more; a width the
+  report changed to such a value and measured (512 → 520, then slower) weighs as a measurement;
 - a buffer that padding makes twice its size or more (the memory viewer's padded against unpadded
   sizes) → `tensor-padding`, whose look-alike patterns (a conv layer's `padding="same"`) it
   outweighs: they guard against words, and this is a measurement;
@@ -276,7 +277,19 @@ RULES: tuple[ProfileRule, ...] = (
         "width-off-tile",
         "tensor-padding",
         lambda p: _off_tile(p) and not (_waits_for_input(p) or _idle(p)),
-        lambda p: _known(model_width=p.model_width),
+        lambda p: _known(previous_width=p.previous_width, model_width=p.model_width),
+        # a width the report changed and measured (slower, more memory) is a measurement
+        lambda p: MEASURED if p.previous_width is not None else WEIGHT,
+    ),
+    ProfileRule(
+        # ... which also explains the matrix units' lower figure after the change: the padded
+        # rows and columns are work the MXU does for nothing
+        "changed-width-empties-mxu",
+        "low-mxu",
+        lambda p: _off_tile(p) and p.previous_width is not None,
+        lambda p: _known(previous_width=p.previous_width, model_width=p.model_width),
+        lambda p: RULED_OUT,
+        rules_out=True,
     ),
     ProfileRule(
         "padding-expands",

@@ -352,8 +352,10 @@ _MODEL_WIDTH = re.compile(
 # ... changed from one width to another ("d_model from 512 to 520", "d_model de 512 pra 520"): the
 # new one is the model's
 _MODEL_WIDTH_CHANGED = re.compile(
-    r"\b(?:d_model|hidden_size|n_embd|embed_dim|emb_dim|model_dim)\b\s+(?:de|from)\s+\d{1,6}\s+"
-    r"(?:pra|para|to|->|→)\s+(\d{1,6})\b"
+    r"\b(?:d_model|hidden[_ ]size|n_embd|embed_dim|emb_dim|model_dim)\b"
+    r"(?:[^\n\d]{0,20}?\b(?:de|from)\s+(\d{1,6})\s+(?:pra|para|to|->|→)"
+    r"|\s*[:=]?\s*(\d{1,6})\s*(?:->|→))\s*(\d{1,6})\b",
+    re.I,
 )
 
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
@@ -413,6 +415,8 @@ class ProfileFigures:
     # the widest layer in the model's code, where the report shows two layers or more
     widest_layer: int | None = None
     model_width: int | None = None  # a transformer's model dimension (d_model), from its config
+    # ... where the report changed it and measured the change: the width before (512 → 520)
+    previous_width: int | None = None
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
     execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
     # JAX's compile log: the most times one jitted function was compiled, where twice or more
@@ -622,8 +626,11 @@ def read_profile(text: str) -> ProfileFigures:
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
-    m = _MODEL_WIDTH_CHANGED.search(text) or _MODEL_WIDTH.search(text)
-    if m and int(m.group(1)) > 0:
+    m = _MODEL_WIDTH_CHANGED.search(text)
+    if m and int(m.group(3)) > 0:
+        found["model_width"] = int(m.group(3))
+        found["previous_width"] = int(m.group(1) or m.group(2))
+    elif (m := _MODEL_WIDTH.search(text)) and int(m.group(1)) > 0:
         found["model_width"] = int(m.group(1))
     for name, rx in _METRIC_SAMPLES.items():
         m = rx.search(text)
