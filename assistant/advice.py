@@ -221,8 +221,17 @@ def _split(a: Advice, b: int, devices: str) -> None:
     if n <= 0 or b % n == 0:
         return
     lower, upper = max(n, b // n * n), math.ceil(b / n) * n
-    a.values.update(split_lower_batch=str(lower), split_upper_batch=str(upper))
-    a.say("advice.batch.split", batch=b, devices=n, lower=lower, upper=upper)
+    a.values.update(
+        split_lower_batch=str(lower),
+        split_upper_batch=str(upper),
+        split_batches=" / ".join(dict.fromkeys([str(lower), str(upper)])),
+    )
+    a.say(
+        "advice.batch.split",
+        batch=b,
+        devices=n,
+        alternatives=functools.partial(_alternatives, lower, upper),
+    )
 
 
 def feature_size(value: float, variables: dict[str, str]) -> Advice:
@@ -404,6 +413,7 @@ ADVISOR_OUTPUTS = {
         "per_host_batch",
         "split_lower_batch",
         "split_upper_batch",
+        "split_batches",
     },
     "feature_size": {
         "padded_dim",

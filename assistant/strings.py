@@ -47,9 +47,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "advice.batch.split": (
         "{batch} does not divide among the {devices} devices the batch is split over: "
-        "{lower} or {upper} does.",
+        "{alternatives} does.",
         "{batch} não se divide entre os {devices} dispositivos que repartem o lote: "
-        "{lower} ou {upper} se divide.",
+        "{alternatives} se divide.",
     ),
     "advice.batch.hosts": (
         "The slice has {hosts} hosts of {devices_per_host} devices: with one "

@@ -736,3 +736,29 @@ def test_a_jax_step_compiled_at_every_pass_is_jitted_once_outside_the_loop():
     assert "lambda" in code["before"] and "lambda" not in code["after"]
     assert code["after"].index("jax.jit") < code["after"].index("for batch")  # made first
     assert "TPU110" in code["text"]
+
+
+# -- a batch the devices do not divide --------------------------------------------------------
+
+
+def test_a_batch_the_devices_do_not_divide_gets_the_nearest_that_they_do():
+    """The error's device count (JAX's "should be divisible by 8, but it is equal to 60") routes
+    the batch question to the split fix, with the nearest batches the devices divide."""
+    d = fix("batch-or-model-too-large", {"generation": "v5e", "batch": "60"}, split_devices="8")
+    assert d["node"] == "fix-split"
+    (code,) = [s for s in d["steps"] if s["kind"] == "code"]
+    assert "GLOBAL_BATCH_SIZE = 60" in code["before"]
+    assert "GLOBAL_BATCH_SIZE = 64" in code["after"]
+    assert "56 / 64 can" in texts(d) and "drop_remainder=True" in texts(d)
+    assert any("56 or 64 does" in a for a in d["advice"])
+    # a batch smaller than the devices: one batch divides, said once
+    d = fix("batch-or-model-too-large", {"generation": "v3", "batch": "4"}, split_devices="8")
+    assert "8 can" in texts(d) and any(a.endswith(": 8 does.") for a in d["advice"])
+    # the batch the devices divide, or no device count from an error: the memory path as before
+    for answers, values in (({"batch": "64"}, {"split_devices": "8"}), ({"batch": "60"}, {})):
+        w = walk(
+            KB.get("batch-or-model-too-large"),
+            {"generation": "v5e", **answers},
+            overrides={**VALUES, **values},
+        )
+        assert w.node_id != "fix-split", (answers, values)
