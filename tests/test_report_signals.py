@@ -197,6 +197,10 @@ def test_this_versions_readings_of_a_pasted_run():
     assert hits == {("tensor-padding", False): 0.8, ("low-mxu", True): 0.5}
     assert read_profile("Hidden size 128 -> 130 makes it 40% slower").model_width == 130
     assert read_profile("d_model from 1000 to 1024").previous_width == 1000
+    # a figure given as a change: the run's figure now is the one it changed to
+    assert read_profile("MXU utilization went from 48% to 29%").mxu_utilization == 29.0
+    assert read_profile("a utilização da MXU caiu de 48% pra 29%").mxu_utilization == 29.0
+    assert read_profile("TPU idle 62%, 48.2% of the step waiting for input").tpu_idle == 62.0
 
 
 def test_overview_duty_cycle_and_breakdown_are_read():

@@ -574,14 +574,21 @@ def _chip_tables(text: str) -> dict[str, float]:
     return out
 
 
+# A figure given as a change ("MXU utilization went from 48% to 29%", "caiu de 48% pra 29%"): the
+# run's figure now is the second
+_CHANGED_TO = re.compile(r"\s*%\s*(?:to|pra|para|->|→)\s*~?(\d{1,3}(?:[.,]\d+)?)\s*%", re.I)
+
+
 def read_profile(text: str) -> ProfileFigures:
-    """The overview figures found in `text` (the first mention of each wins)."""
+    """The overview figures found in `text` (the first mention of each wins; of a change, the
+    figure it changed to)."""
     found: dict[str, float | int] = {}
     for name, patterns in _PATTERNS.items():
         for rx in patterns:
             m = rx.search(text)
             if m:
-                value = _number(m.group(1))
+                to = _CHANGED_TO.match(text, m.end(1))
+                value = _number(to.group(1) if to else m.group(1))
                 if 0.0 <= value <= 100.0:
                     found[name] = value
                 break
