@@ -120,12 +120,16 @@ def batch_rule(s: Slice | None) -> tuple[int, int]:
     return 8 * s.cores, 128 * s.cores
 
 
+def _multiples_around(b: int, n: int) -> tuple[int, int]:
+    """The multiples of `n` just below and just above `b` (`n` at least)."""
+    return max(n, b // n * n), max(n, math.ceil(b / n) * n)
+
+
 def batch_size(value: float, variables: dict[str, str]) -> Advice:
     b = int(value)
     s = tpu_generations.slice_of(variables)
     step, ideal = batch_rule(s)
-    lower = max(step, (b // step) * step)
-    upper = max(step, math.ceil(b / step) * step)
+    lower, upper = _multiples_around(b, step)
     a = Advice()
     a.values.update(lower_batch=str(lower), upper_batch=str(upper), ideal_batch=str(ideal))
     a.values["batch_step"] = str(step)
@@ -220,7 +224,7 @@ def _split(a: Advice, b: int, devices: str) -> None:
         return
     if n <= 0 or b % n == 0:
         return
-    lower, upper = max(n, b // n * n), math.ceil(b / n) * n
+    lower, upper = _multiples_around(b, n)
     a.values.update(
         split_lower_batch=str(lower),
         split_upper_batch=str(upper),

@@ -41,6 +41,12 @@ def _routed(text, shows_error=False):
     return sorted(h.entry_id for h in hits if not h.rules_out)
 
 
+def _reads_and_routes(text, flag, entries):
+    """`text` sets the profile's word-read `flag` (1) and routes to `entries`."""
+    assert getattr(read_profile(text), flag) == 1, text
+    assert _routed(text) == entries, text
+
+
 def test_title_and_error_lines_are_their_own_views():
     norm = normalize(REPORT)
     facts = parse(norm)
@@ -1009,9 +1015,7 @@ def test_a_tiny_per_core_batch_beside_memory_words_is_a_batch_lowered_to_fit():
         "the 7B model only fits with a per-device batch of 2",
         "modelo não cabe na TPU nem com lote por núcleo de 1",
     ]:
-        figures = read_profile(text)
-        assert figures.memory_bound == 1, text
-        assert _routed(text) == ["batch-or-model-too-large"], text
+        _reads_and_routes(text, "memory_bound", ["batch-or-model-too-large"])
     # a small batch with nothing about memory is the guide's batch too small to fill the TPU
     for text in [
         "step time is flat from per-device batch 2 to 16",
@@ -1045,8 +1049,7 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         "TPU idle time 60%. Data loader is not the issue (tested with synthetic data, same numbers)",
         "o dataset tá todo em memória e a TPU fica parada entre um step e outro",
     ]:
-        assert read_profile(text).input_ready == 1, text
-        assert _routed(text) == ["steps-per-execution"], text
+        _reads_and_routes(text, "input_ready", ["steps-per-execution"])
     # the same gaps with nothing said of the input fit both, and the words decide
     assert _routed("big idle gaps between steps") == ["input-bottleneck", "steps-per-execution"]
     # random tensors that run faster show a slow input: no such word

@@ -133,14 +133,8 @@ def _idle(p: ProfileFigures) -> bool:
     return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
 
 
-def _mostly_idle(p: ProfileFigures) -> bool:
-    """The TPU idle, or waiting for input, for half the step or more (figures, not words)."""
-    shares = (p.tpu_idle, p.input_wait)
-    return any(f is not None and f >= MOSTLY_IDLE for f in shares)
-
-
-def _idle_shares(p: ProfileFigures) -> dict[str, float | None]:
-    """The idle and input-wait figures of half the step or more (`_mostly_idle`'s)."""
+def _idle_shares(p: ProfileFigures) -> dict[str, float]:
+    """The TPU's idle and input-wait figures of half the step or more (figures, not words)."""
     shares = {"tpu_idle": p.tpu_idle, "input_wait": p.input_wait}
     return {k: v for k, v in shares.items() if v is not None and v >= MOSTLY_IDLE}
 
@@ -178,6 +172,11 @@ def _off_tile(p: ProfileFigures) -> bool:
 
 def _widths(p: ProfileFigures) -> dict[str, float]:
     return _known(widest_layer=p.widest_layer, model_width=p.model_width)
+
+
+def _width_change(p: ProfileFigures) -> dict[str, float]:
+    """The model dimension, and the one before where the report changed it."""
+    return _known(previous_width=p.previous_width, model_width=p.model_width)
 
 
 def _padded(p: ProfileFigures) -> bool:
@@ -253,7 +252,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "idle-empties-mxu",
         "low-mxu",
-        lambda p: _low_mxu(p) and _mostly_idle(p),
+        lambda p: _low_mxu(p) and bool(_idle_shares(p)),
         lambda p: _known(**_compute_use(p), **_idle_shares(p)),
         lambda p: RULED_OUT,
         rules_out=True,
@@ -277,7 +276,7 @@ RULES: tuple[ProfileRule, ...] = (
         "width-off-tile",
         "tensor-padding",
         lambda p: _off_tile(p) and not (_waits_for_input(p) or _idle(p)),
-        lambda p: _known(previous_width=p.previous_width, model_width=p.model_width),
+        _width_change,
         # a width the report changed and measured (slower, more memory) is a measurement
         lambda p: MEASURED if p.previous_width is not None else WEIGHT,
     ),
@@ -287,7 +286,7 @@ RULES: tuple[ProfileRule, ...] = (
         "changed-width-empties-mxu",
         "low-mxu",
         lambda p: _off_tile(p) and p.previous_width is not None,
-        lambda p: _known(previous_width=p.previous_width, model_width=p.model_width),
+        _width_change,
         lambda p: RULED_OUT,
         rules_out=True,
     ),

@@ -12,6 +12,7 @@ it, in English or Portuguese, so an unrelated percentage is never taken for one.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
@@ -346,13 +347,12 @@ _LAYERS_WIDE = [
 # The width of a transformer as its config states it: the model dimension every attention and MLP
 # projection reads or writes ("d_model=64", "hidden_size: 1024", '"n_embd": 768', "d_model 200").
 # The MLP's inner size and the heads' size are not it.
-_MODEL_WIDTH = re.compile(
-    r"\b(?:d_model|hidden_size|n_embd|embed_dim|emb_dim|model_dim)\b[\"']?\s*[:=]?\s*~?(\d{1,6})\b"
-)
+_WIDTH_NAMES = r"d_model|n_embd|embed_dim|emb_dim|model_dim"
+_MODEL_WIDTH = re.compile(rf"\b(?:hidden_size|{_WIDTH_NAMES})\b[\"']?\s*[:=]?\s*~?(\d{{1,6}})\b")
 # ... changed from one width to another ("d_model from 512 to 520", "d_model de 512 pra 520"): the
 # new one is the model's
 _MODEL_WIDTH_CHANGED = re.compile(
-    r"\b(?:d_model|hidden[_ ]size|n_embd|embed_dim|emb_dim|model_dim)\b"
+    rf"\b(?:hidden[_ ]size|{_WIDTH_NAMES})\b"
     r"(?:[^\n\d]{0,20}?\b(?:de|from)\s+(\d{1,6})\s+(?:pra|para|to|->|→)"
     r"|\s*[:=]?\s*(\d{1,6})\s*(?:->|→))\s*(\d{1,6})\b",
     re.I,
@@ -378,12 +378,8 @@ JIT_RECOMPILED = 2  # compilations of one jitted function: more than one means a
 def _jit_recompiles(text: str) -> int | None:
     """The most times one jitted function compiles in a pasted JAX compile log, where it is
     twice or more."""
-    most = 0
-    for rx in _JAX_COMPILES:
-        counts: dict[str, int] = {}
-        for m in rx.finditer(text):
-            counts[m.group(1)] = counts.get(m.group(1), 0) + 1
-        most = max([most, *counts.values()])
+    counts = (Counter(m.group(1) for m in rx.finditer(text)) for rx in _JAX_COMPILES)
+    most = max((n for c in counts for n in c.values()), default=0)
     return most if most >= JIT_RECOMPILED else None
 
 
@@ -622,9 +618,10 @@ def read_profile(text: str) -> ProfileFigures:
     if _HOST_FEEDING.search(text):
         found["host_feeding"] = 1
     idle = found.get("tpu_idle", 0.0) >= IDLE or "idle_gaps" in found
-    if idle and _INPUT_READY.search(text):
+    ready = _INPUT_READY.search(text) is not None
+    if idle and ready:
         found["input_ready"] = 1
-    if _SYNTHETIC_FASTER.search(text) and not _INPUT_READY.search(text):
+    if not ready and _SYNTHETIC_FASTER.search(text):
         found["synthetic_faster"] = 1
     expansion = _padding_expansion(text)
     if expansion is not None:
