@@ -437,6 +437,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The file could not be opened or read.",
         "Não foi possível abrir ou ler o arquivo.",
     ),
+    "check.remapped": (
+        "{old} has moved to {new}; read as {new}",
+        "{old} mudou para {new}; lido como {new}",
+    ),
     "check.TPU101": (
         "`.{call}()` without `drop_remainder=True` under a TPU strategy: the last, smaller batch "
         "has another shape",
@@ -483,35 +487,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "A boolean gather returns as many elements as the mask holds: a data-dependent shape.",
         "Uma seleção booleana devolve tantos elementos quanto a máscara marca: formato que "
         "depende dos dados.",
-    ),
-    "check.TPU104": (
-        "`.item()` in the PyTorch/XLA training loop: each call waits for the TPU and copies to "
-        "the host",
-        "`.item()` no laço de treino do PyTorch/XLA: cada chamada espera a TPU e copia para o host",
-    ),
-    "check.TPU104.summary": (
-        "`.item()` inside a PyTorch/XLA training loop",
-        "`.item()` dentro de um laço de treino do PyTorch/XLA",
-    ),
-    "check.TPU104.why": (
-        "Reading a value forces the lazy XLA graph to run mid-step; log with "
-        "`xm.add_step_closure` instead.",
-        "Ler um valor força o grafo XLA preguiçoso a rodar no meio do passo; registre com "
-        "`xm.add_step_closure`.",
-    ),
-    "check.TPU105": (
-        "`print({name})` in the PyTorch/XLA training loop: printing a tensor copies it to the "
-        "host and cuts the graph",
-        "`print({name})` no laço de treino do PyTorch/XLA: imprimir um tensor o copia para o "
-        "host e corta o grafo",
-    ),
-    "check.TPU105.summary": (
-        "`print(tensor)` inside a PyTorch/XLA training loop",
-        "`print(tensor)` dentro de um laço de treino do PyTorch/XLA",
-    ),
-    "check.TPU105.why": (
-        "Printing a tensor materializes it on the host every step.",
-        "Imprimir um tensor o materializa no host a cada passo.",
     ),
     "check.TPU106": (
         "`{fn}()` in the PyTorch/XLA training loop: its output shape depends on the data, so XLA "
@@ -684,6 +659,38 @@ STRINGS: dict[str, tuple[str, str]] = {
         "O JAX despacha os passos sem esperar por eles; uma leitura faz o host esperar cada "
         "passo, e o despacho e a entrada do passo seguinte deixam de se sobrepor ao trabalho do "
         "dispositivo.",
+    ),
+    "check.TPU403": (
+        "`.item()` in the PyTorch/XLA training loop: each call runs the step and waits for the "
+        "TPU to copy a value to the host",
+        "`.item()` no laço de treino do PyTorch/XLA: cada chamada roda o passo e espera a TPU "
+        "copiar um valor para o host",
+    ),
+    "check.TPU403.summary": (
+        "`.item()` inside a PyTorch/XLA training loop",
+        "`.item()` dentro de um laço de treino do PyTorch/XLA",
+    ),
+    "check.TPU403.why": (
+        "Reading a value runs the lazy XLA graph mid-step and makes the host wait, so the TPU "
+        "idles while the next step is traced; log with `xm.add_step_closure` instead.",
+        "Ler um valor roda o grafo XLA preguiçoso no meio do passo e faz o host esperar, e a TPU "
+        "fica ociosa enquanto o próximo passo é traçado; registre com `xm.add_step_closure`.",
+    ),
+    "check.TPU404": (
+        "`print({name})` in the PyTorch/XLA training loop: printing a tensor runs the step and "
+        "copies it to the host",
+        "`print({name})` no laço de treino do PyTorch/XLA: imprimir um tensor roda o passo e o "
+        "copia para o host",
+    ),
+    "check.TPU404.summary": (
+        "`print(tensor)` inside a PyTorch/XLA training loop",
+        "`print(tensor)` dentro de um laço de treino do PyTorch/XLA",
+    ),
+    "check.TPU404.why": (
+        "Printing a tensor materializes it on the host every step, and the TPU waits for the "
+        "host in between.",
+        "Imprimir um tensor o materializa no host a cada passo, e a TPU espera pelo host entre "
+        "um passo e outro.",
     ),
     "check.TPU501": (
         "`{fn}` in code the TPU runs: a Python callback has no TPU kernel (move it into the "

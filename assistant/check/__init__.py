@@ -8,6 +8,7 @@ values it found, named like that entry's tree variables, so the walk can start p
 from __future__ import annotations
 
 from .model import Finding, Rule
+from .rules import REDIRECTS
 from .runner import (
     RULES,
     Report,
@@ -20,6 +21,7 @@ from .runner import (
 from .selection import Selection, SelectionError
 
 __all__ = [
+    "REDIRECTS",
     "RULES",
     "Finding",
     "Report",

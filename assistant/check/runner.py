@@ -18,7 +18,7 @@ from . import noqa
 from . import notebook as nb
 from .facts import collect
 from .model import Finding, Rule
-from .rules import ALL, CHECKS, Context
+from .rules import ALL, CHECKS, REDIRECTS, Context
 from .selection import Selection
 
 RULES: dict[str, Rule] = ALL
@@ -83,7 +83,7 @@ def _check(source: str | bytes, text: str, path: str, selection: Selection) -> l
     facts = collect(tree, text)
     try:
         ctx = Context(facts, RULES)
-        directives = noqa.directives(text)
+        directives = noqa.directives(text, REDIRECTS)
         found: dict[tuple[int, int, str], Finding] = {}
         for rule_check in CHECKS:
             for f in rule_check(ctx):

@@ -1,10 +1,11 @@
 """`--select` / `--ignore`: codes or prefixes (`TPU1`, `TPU10`, `TPU101`, `ALL`), as in ruff:
 a code is checked when it matches a selected prefix and no ignored prefix that is at least as
-specific."""
+specific. A code that moved (a redirect) is read as its new code, and the move is kept to be
+told."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -16,18 +17,27 @@ class SelectionError(ValueError):
 class Selection:
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
+    remapped: tuple[tuple[str, str], ...] = ()  # (old code, new code) met in the options
 
     @classmethod
     def parse(
-        cls, select: Iterable[str] | None, ignore: Iterable[str] | None, known: Iterable[str]
+        cls,
+        select: Iterable[str] | None,
+        ignore: Iterable[str] | None,
+        known: Iterable[str],
+        redirects: Mapping[str, str] | None = None,
     ) -> Selection:
         codes = list(known)
+        moved = redirects or {}
         sel = _split(select) or ["ALL"]
         ign = _split(ignore)
+        remapped = tuple(dict.fromkeys((p, moved[p]) for p in [*sel, *ign] if p in moved))
+        sel = [moved.get(p, p) for p in sel]
+        ign = [moved.get(p, p) for p in ign]
         for p in [*sel, *ign]:
             if p != "ALL" and not any(c.startswith(p) for c in codes):
                 raise SelectionError(f"{p!r} matches no rule (codes: {', '.join(codes)})")
-        return cls(tuple(sel), tuple(ign))
+        return cls(tuple(sel), tuple(ign), remapped)
 
     def allows(self, code: str) -> bool:
         """Selected by some prefix, and not ignored by one at least as specific (ties go to

@@ -316,6 +316,7 @@ def cmd_walk(args) -> int:
 
 def cmd_check(args) -> int:
     from ..check import (
+        REDIRECTS,
         RULES,
         Report,
         Selection,
@@ -324,6 +325,7 @@ def cmd_check(args) -> int:
         check_snippet,
     )
     from ..check import report as creport
+    from ..strings import t
 
     lang = _lang(args) or "en"
     if args.rules:
@@ -337,9 +339,13 @@ def cmd_check(args) -> int:
         raise UsageError(f"--json and --format {args.format} ask for two outputs: choose one")
     fmt = "json" if args.json else args.format or "text"
     try:
-        selection = Selection.parse(args.select, args.ignore, RULES)
+        selection = Selection.parse(args.select, args.ignore, RULES, REDIRECTS)
     except SelectionError as exc:
         raise UsageError(f"--select/--ignore: {exc}") from None
+    for old, new in selection.remapped:
+        print(
+            f"tpu-assist: warning: {t(lang, 'check.remapped', old=old, new=new)}", file=sys.stderr
+        )
     for p in args.paths:
         if p != "-" and not Path(p).exists():
             raise UsageError(f"{p}: no such file or directory")

@@ -126,6 +126,24 @@ def test_select_and_ignore_take_prefixes(capsys, script):
     assert code == 0
 
 
+def test_a_moved_code_still_selects_and_says_where_it_went(capsys, tmp_path: Path):
+    loop = tmp_path / "loop.py"
+    loop.write_text(
+        "import torch_xla.core.xla_model as xm\n\n\n"
+        "def train(model, loader, opt):\n"
+        "    for x, y in loader:\n"
+        "        loss = model(x, y)\n"
+        "        loss.backward()\n"
+        "        xm.optimizer_step(opt)\n"
+        "        print(loss.item())\n"
+    )
+    code, out, err = run(capsys, "check", "--json", "--select", "TPU104", str(loop))
+    assert code == 1 and [(d["code"], d["entry"]) for d in json.loads(out)] == [
+        ("TPU403", "steps-per-execution")
+    ]
+    assert "TPU104 has moved to TPU403" in err
+
+
 def test_unknown_code_is_a_usage_error(capsys, script):
     code, _, err = run(capsys, "check", "--select", "E501", str(script))
     assert code == 2 and err.startswith("tpu-assist: error: --select/--ignore: 'E501'")

@@ -47,9 +47,9 @@ def test_findings_are_placed_in_their_code_cell_and_line():
     # the loop in cell 4 (after the %%bash cell), its `.item()` on the cell's 8th line
     assert ("TPU108", 2, 4) in where
     assert ("TPU604", 4, 3) in where
-    assert ("TPU104", 4, 8) in where
+    assert ("TPU403", 4, 8) in where
     assert not any(f.code == "TPU001" for f in found)  # IPython's lines are not Python errors
-    assert text_line(next(f for f in found if f.code == "TPU104")).startswith(
+    assert text_line(next(f for f in found if f.code == "TPU403")).startswith(
         "train.ipynb:cell 4:8:"
     )
 
@@ -114,7 +114,7 @@ def test_cli_text_and_json_name_the_cell_and_read_back(capsys, tmp_path: Path):
     code, out, _ = run(capsys, "check", str(path))
     assert code == 1 and f"{path}:cell 4:8:" in out
     back = parse_output(out)
-    assert {(f.code, f.cell, f.line) for f in back} >= {("TPU104", 4, 8), ("TPU108", 2, 4)}
+    assert {(f.code, f.cell, f.line) for f in back} >= {("TPU403", 4, 8), ("TPU108", 2, 4)}
     assert all(f.path == str(path) for f in back)
     _, js, _ = run(capsys, "check", "--json", str(path))
     data = json.loads(js)
@@ -137,8 +137,9 @@ def test_github_format_names_a_notebook_and_says_the_cell_in_the_message(capsys,
     path = tmp_path / "train.ipynb"
     path.write_bytes(COLAB)
     _, out, _ = run(capsys, "check", "--format", "github", str(path))
-    item = next(line for line in out.splitlines() if "TPU104" in line)
-    assert item.startswith(f"::warning file={path},title=tpu-assist TPU104 [dynamic-shape]::")
+    item = next(line for line in out.splitlines() if "TPU403" in line)
+    title = "title=tpu-assist TPU403 [steps-per-execution]::"
+    assert item.startswith(f"::warning file={path},{title}")
     assert "::cell 4, line 8, col " in item and ",line=" not in item
 
 

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.check import (
+    REDIRECTS,
     RULES,
     Selection,
     SelectionError,
@@ -93,6 +94,19 @@ def test_selection_like_ruff():
     assert not Selection.parse(["ALL"], ["TPU6"], known).allows("TPU601")
     with pytest.raises(SelectionError):
         Selection.parse(["TPX"], None, known)
+
+
+def test_moved_codes_are_read_as_their_new_code_in_options_and_noqa():
+    """As ruff's redirects: a `.item()` read was TPU104 (dynamic-shape) and is TPU403
+    (steps-per-execution); what people wrote with the old code keeps working."""
+    known = list(RULES)
+    assert "TPU104" not in RULES and RULES["TPU403"].entry == "steps-per-execution"
+    s = Selection.parse(["TPU104"], ["tpu105"], known, REDIRECTS)
+    assert s.allows("TPU403") and not s.allows("TPU404") and not s.allows("TPU101")
+    assert s.remapped == (("TPU104", "TPU403"), ("TPU105", "TPU404"))
+    assert Selection.parse(["TPU10"], None, known, REDIRECTS).remapped == ()  # prefixes stay
+    d = noqa.directives("x = loss.item()  # noqa: TPU104\n", REDIRECTS)
+    assert noqa.silenced(d[1], "TPU403") and not noqa.silenced(d[1], "TPU404")
 
 
 def test_syntax_errors_are_findings_never_exceptions():

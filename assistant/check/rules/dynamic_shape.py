@@ -1,6 +1,7 @@
 """TPU1xx — dynamic shapes (entry `dynamic-shape`): XLA compiles for fixed shapes, so a last
-partial batch, a data-dependent op inside `jit`, or a host round trip in a PyTorch/XLA training
-loop recompiles or fails."""
+partial batch, a data-dependent op inside `jit` or a PyTorch/XLA training loop, or a graph that is
+never cut recompiles or fails. (TPU104 and TPU105, a host read in a PyTorch/XLA loop, moved to
+TPU403 and TPU404: the knowledge base answers them with steps-per-execution.)"""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ RULES = [
     Rule("TPU101", ENTRY, "batch-without-drop-remainder", tpu_only=True),
     Rule("TPU102", ENTRY, "jax-dynamic-shape-op", tpu_only=False),
     Rule("TPU103", ENTRY, "jax-boolean-mask", tpu_only=False),
-    Rule("TPU104", ENTRY, "xla-item-in-loop", tpu_only=True),
-    Rule("TPU105", ENTRY, "xla-print-tensor-in-loop", tpu_only=True),
     Rule("TPU106", ENTRY, "xla-nonzero-in-loop", tpu_only=True),
     Rule("TPU107", ENTRY, "pad-to-longest", tpu_only=True),
     Rule("TPU108", ENTRY, "xla-dataloader-without-drop-last", tpu_only=True),
@@ -292,39 +291,19 @@ def _torch_xla(ctx: Context) -> Iterator[Finding]:
     an, f = ctx.an, ctx.facts
     if not an.training_loops:
         return
-    tensors: dict[int, set[str]] = {}
     for c in f.calls:
         if not an.in_training_loop(c):
             continue
-        line, col = c.position()
         d = c.dotted or ""
-        if c.attr == "item" and not c.node.args and isinstance(c.node.func, ast.Attribute):
-            yield ctx.finding("TPU104", line, col)
-        elif c.attr in ("print", "master_print") and (c.attr == "print" or "xla" in d):
-            loop = next(lp for lp in reversed(c.loops) if id(lp) in an.training_loops)
-            names = tensors.setdefault(id(loop), an.tensor_names(loop, c.scope))
-            shown = _printed_tensor(c.node, names)
-            if shown:
-                yield ctx.finding("TPU105", line, col, args={"name": shown})
-        elif (c.attr == "nonzero" and isinstance(c.node.func, ast.Attribute)) or (
+        if (c.attr == "nonzero" and isinstance(c.node.func, ast.Attribute)) or (
             d.startswith("torch.")
             and (
                 c.attr in ("argwhere", "masked_select")
                 or (c.attr == "where" and len(c.node.args) == 1)
             )
         ):
+            line, col = c.position()
             yield ctx.finding("TPU106", line, col, args={"fn": c.attr}, answers={"source": "op"})
-
-
-def _printed_tensor(call: ast.Call, names: set[str]) -> str | None:
-    for arg in call.args:
-        parts = [arg]
-        if isinstance(arg, ast.JoinedStr):
-            parts = [v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
-        for p in parts:
-            if isinstance(p, ast.Name) and p.id in names:
-                return p.id
-    return None
 
 
 def _jit_in_loop(ctx: Context) -> Iterator[Finding]:

@@ -1,6 +1,7 @@
 """TPU4xx — loop overhead (entry `steps-per-execution`): under a TPU strategy every Keras
 step is a round trip from the host unless `compile()` runs several steps per call; a JAX loop that
-reads its jitted step's result back every step waits for every step."""
+reads its jitted step's result back every step waits for every step, and so does a PyTorch/XLA
+training loop that reads a tensor's value (`.item()`) or prints a tensor."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from .base import Context
 RULES = [
     Rule("TPU401", "steps-per-execution", "compile-without-steps-per-execution", True),
     Rule("TPU402", "steps-per-execution", "jax-read-back-every-step", tpu_only=False),
+    Rule("TPU403", "steps-per-execution", "xla-item-in-loop", tpu_only=True),
+    Rule("TPU404", "steps-per-execution", "xla-print-tensor-in-loop", tpu_only=True),
 ]
 
 _NOT_KERAS = frozenset({"re", "regex", "torch", "jax", "tf", "tensorflow", "xla", "numba"})
@@ -25,6 +28,7 @@ _SPE = ("steps_per_execution", "experimental_steps_per_execution")
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _keras(ctx)
     yield from _jax_read_back(ctx)
+    yield from _torch_xla_reads(ctx)
 
 
 def _keras(ctx: Context) -> Iterator[Finding]:
@@ -112,6 +116,43 @@ def _jax_read_back(ctx: Context) -> Iterator[Finding]:
                 line, col = call_position(call)
                 yield ctx.finding("TPU402", line, col, args={"read": what}, answers={"loop": "jax"})
                 break
+
+
+def _torch_xla_reads(ctx: Context) -> Iterator[Finding]:
+    """TPU403/404: `.item()`, or `print` of a tensor, in a PyTorch/XLA training loop. XLA's
+    tensors are lazy: a read runs the pending graph and copies the value to the host, so every
+    step waits for the TPU, which idles while the host traces the next one."""
+    an = ctx.an
+    if not an.training_loops:
+        return
+    tensors: dict[int, set[str]] = {}
+    for c in ctx.facts.calls:
+        if not an.in_training_loop(c):
+            continue
+        line, col = c.position()
+        if c.attr == "item" and not c.node.args and isinstance(c.node.func, ast.Attribute):
+            yield ctx.finding("TPU403", line, col, answers={"loop": "pytorch"})
+        elif c.attr in ("print", "master_print") and (
+            c.attr == "print" or "xla" in (c.dotted or "")
+        ):
+            loop = next(lp for lp in reversed(c.loops) if id(lp) in an.training_loops)
+            names = tensors.setdefault(id(loop), an.tensor_names(loop, c.scope))
+            shown = _printed_tensor(c.node, names)
+            if shown:
+                yield ctx.finding(
+                    "TPU404", line, col, args={"name": shown}, answers={"loop": "pytorch"}
+                )
+
+
+def _printed_tensor(call: ast.Call, names: set[str]) -> str | None:
+    for arg in call.args:
+        parts = [arg]
+        if isinstance(arg, ast.JoinedStr):
+            parts = [v.value for v in arg.values if isinstance(v, ast.FormattedValue)]
+        for p in parts:
+            if isinstance(p, ast.Name) and p.id in names:
+                return p.id
+    return None
 
 
 def _assignment(node: ast.AST) -> tuple[ast.Call, list[ast.expr]] | None:
