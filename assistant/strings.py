@@ -437,6 +437,28 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The file could not be opened or read.",
         "Não foi possível abrir ou ler o arquivo.",
     ),
+    "check.TPU801": (
+        "`{call}` runs when the module is imported: each worker it starts imports this file again "
+        'and tries to launch its own; put it under `if __name__ == "__main__":` (in a notebook, '
+        "pass `start_method='fork'`)",
+        "`{call}` roda quando o módulo é importado: cada worker que ele inicia importa este "
+        'arquivo de novo e tenta lançar os seus; coloque sob `if __name__ == "__main__":` (num '
+        "notebook, passe `start_method='fork'`)",
+    ),
+    "check.TPU801.summary": (
+        "`xmp.spawn` / `torch_xla.launch` run at import time, with no "
+        '`if __name__ == "__main__":` guard',
+        "`xmp.spawn` / `torch_xla.launch` rodando na importação, sem a guarda "
+        '`if __name__ == "__main__":`',
+    ),
+    "check.TPU801.why": (
+        "Spawned workers import the main module again; unguarded, each one launches anew and "
+        'Python stops with "An attempt has been made to start a new process before the current '
+        'process has finished its bootstrapping phase".',
+        "Os workers criados importam o módulo principal de novo; sem a guarda, cada um lança de "
+        'novo e o Python para com "An attempt has been made to start a new process before the '
+        'current process has finished its bootstrapping phase".',
+    ),
     "check.remapped": (
         "{old} has moved to {new}; read as {new}",
         "{old} mudou para {new}; lido como {new}",
