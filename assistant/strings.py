@@ -334,6 +334,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o código que carrega os dados no host quebrou (“{text}”), o que o "
         "guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.export": (
+        "line {line} says converting the model to another format met an op it does not know "
+        "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que a conversão do modelo para outro formato encontrou uma operação "
+        "que ela não conhece (“{text}”), o que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
     "note.outside.compiler": (
         "line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -1517,13 +1524,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "free -h while it runs; load or parse the data in a stream (tf.data from files, a "
         "DataLoader that reads lazily) instead of whole in memory; with one process per TPU core "
         "every process holds its own copy, so load the weights once or use fewer loader workers; "
+        "in a container killed for its memory limit (OOMKilled), raise the pod's memory limit; "
         "or use a host with more memory.",
         "A linha {line} diz que acabou a RAM da própria máquina (“{text}”): a da VM ou do runtime "
         "do Colab que alimenta a TPU, não a HBM da TPU, o que o guia em que me baseio não cobre. "
         "Acompanhe free -h durante a execução; leia e processe os dados em fluxo (tf.data a partir "
         "de arquivos, um DataLoader que lê sob demanda) em vez de tudo na memória; com um processo "
         "por núcleo da TPU, cada processo guarda a sua cópia, então carregue os pesos uma vez só "
-        "ou use menos workers no carregador; ou use um host com mais memória.",
+        "ou use menos workers no carregador; num contêiner morto pelo limite de memória "
+        "(OOMKilled), aumente o limite de memória do pod; ou use um host com mais memória.",
     ),
     "answer.note_outside.numerics": (
         "Line {line} reads like a numerical problem (“{text}”): the loss or a tensor became NaN or "
@@ -1545,7 +1554,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "forked workers (“Already borrowed”, a panic): give each worker its own tokenizer, or set "
         "TOKENIZERS_PARALLELISM=false. A truncated or unreadable image: skip or re-encode the "
         "file. A worker killed by a Bus error: raise the container's shared memory (docker "
-        "--shm-size) or use fewer workers.",
+        "--shm-size) or use fewer workers. A tokenizer with no padding token: give it one "
+        "(tokenizer.pad_token = tokenizer.eos_token, or add a token and resize the embeddings).",
         "A linha {line} diz que o código que carrega e prepara os dados no host quebrou "
         "(“{text}”): um tokenizador, um decodificador de imagens ou um worker do carregador, não a "
         "TPU, o que o guia em que me baseio não cobre. Rode o carregador sozinho sobre o dataset, "
@@ -1553,7 +1563,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "entre threads ou workers (“Already borrowed”, um panic): dê a cada worker o seu próprio "
         "tokenizador, ou defina TOKENIZERS_PARALLELISM=false. Uma imagem truncada ou ilegível: "
         "pule ou recodifique o arquivo. Um worker morto por Bus error: aumente a memória "
-        "compartilhada do contêiner (docker --shm-size) ou use menos workers.",
+        "compartilhada do contêiner (docker --shm-size) ou use menos workers. Um tokenizador sem "
+        "token de padding: dê um a ele (tokenizer.pad_token = tokenizer.eos_token, ou adicione um "
+        "token e redimensione os embeddings).",
+    ),
+    "answer.note_outside.export": (
+        "Line {line} says converting the trained model to another format or runtime (TFLite, "
+        "ONNX, TensorRT, Core ML) met an op the converter does not support (“{text}”): the "
+        "target runtime's op set, not an op the TPU lacks, which the guide I answer from does not "
+        "cover. Look the op up in the converter's supported list; allow the converter's fallback "
+        "(TFLite's SELECT_TF_OPS, a newer ONNX opset), or rewrite that layer with ops the target "
+        "supports (an unrolled or fused LSTM, plain dot and reduce ops instead of XLA's), then "
+        "convert again.",
+        "A linha {line} diz que a conversão do modelo treinado para outro formato ou runtime "
+        "(TFLite, ONNX, TensorRT, Core ML) encontrou uma operação que o conversor não suporta "
+        "(“{text}”): o conjunto de operações do runtime de destino, não uma operação que falte à "
+        "TPU, o que o guia em que me baseio não cobre. Procure a operação na lista do conversor; "
+        "permita o fallback do conversor (SELECT_TF_OPS no TFLite, um opset ONNX mais novo), ou "
+        "reescreva essa camada com operações que o destino suporta (uma LSTM desenrolada ou "
+        "fundida, operações simples de dot e reduce em vez das do XLA), e converta de novo.",
     ),
     "answer.note_outside.compiler": (
         "Line {line} says the XLA compiler failed by a bug of its own (“{text}”), which the guide "

@@ -47,6 +47,8 @@ INSTALL = [
     "como instalo o torch_xla na TPU VM?",
 ]
 CAPACITY = [
+    "Warning  FailedScheduling  46m  default-scheduler  0/9 nodes are available: 3 Insufficient "
+    "nvidia.com/gpu, 6 node(s) didn't match Pod's node affinity/selector.",
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
     'in the zone \\"us-central2-b\\"; you can try in another zone where Cloud TPU Nodes are '
     'offered"}',
@@ -164,6 +166,10 @@ PROCESS_COUNT = [
     "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
 ]
 DATA_LOADING = [
+    "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+    "shared memory (shm).",
+    "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a "
+    "token to use as `pad_token`",
     "RuntimeError: Already borrowed",
     "pyo3_runtime.PanicException: assertion failed: stride < max_len",
     "OSError: image file is truncated (7 bytes not processed)",
@@ -173,6 +179,8 @@ DATA_LOADING = [
     "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
 ]
 HOST_MEMORY = [
+    "      Reason:       OOMKilled",
+    "Your notebook tried to allocate more memory than is available. It has restarted.",
     "2024-05-02 09:14:51.203311: W tensorflow/core/framework/cpu_allocator_impl.cc:82] Allocation "
     "of 1207959552 exceeds 10% of free system memory.",
     "terminate called after throwing an instance of 'std::bad_alloc'",
@@ -202,6 +210,14 @@ COMPILER = [
     "Compilation failure: Ran out of memory in memory space vmem while allocating a fusion. "
     "Please file a bug against XLA.",
     "It should not be possible to run out of vmem - please file a bug against XLA.",
+]
+EXPORT = [
+    "loc(callsite(\"sequential/lstm/TensorArrayV2_1\")): error: 'tf.TensorListReserve' op is "
+    "neither a custom op nor a flex op",
+    "ERROR:tf2onnx.tfonnx:Unsupported ops: Counter({'XlaDotV2': 48, 'XlaReduceWindow': 6})",
+    "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::unflatten' to "
+    "ONNX opset version 13 is not supported.",
+    "RuntimeError: PyTorch convert function for op 'scaled_dot_product_attention' not implemented.",
 ]
 SCRATCH_MEMORY = [
     "jax.errors.JaxRuntimeError: INTERNAL: Mosaic failed to compile TPU kernel: Ran out of memory "
@@ -321,6 +337,10 @@ TRACER_LEAK = [
     "UnexpectedTracerError: Encountered an unexpected tracer.",
 ]
 PROGRAM = [
+    "trainer.service: Failed to locate executable /home/ci/venv/bin/python: No such file or "
+    "directory",
+    "    Process: 2211 ExecStart=/home/ci/venv/bin/python -m trainer.main (code=exited, "
+    "status=203/EXEC)",
     "bash: gcloud: comando não encontrado",
     "/home/ubuntu/.sky/generated/gcp-tpu-create.tpu.sh: line 4: gcloud: command not found",
     "bash: gcloud: command not found",
@@ -525,6 +545,7 @@ def _outside(text: str):
         *[("hardware", x) for x in HARDWARE],
         *[("host_memory", x) for x in HOST_MEMORY],
         *[("data_loading", x) for x in DATA_LOADING],
+        *[("export", x) for x in EXPORT],
         *[("compiler", x) for x in COMPILER],
         *[("scratch_memory", x) for x in SCRATCH_MEMORY],
         *[("checkpoint", x) for x in CHECKPOINT],

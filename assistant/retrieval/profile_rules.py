@@ -124,8 +124,9 @@ def _tiny_batch(p: ProfileFigures) -> bool:
 
 
 def _rules_input_out(p: ProfileFigures) -> bool:
-    """The profiler's "NOT input-bound": almost none of the step waits for input."""
-    return p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND
+    """The profiler's "NOT input-bound": almost none of the step waits for input, by its figure
+    or in the analyzer's words beside an idle TPU (`input_ready`)."""
+    return (p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND) or bool(p.input_ready)
 
 
 def _idle(p: ProfileFigures) -> bool:
@@ -210,7 +211,7 @@ RULES: tuple[ProfileRule, ...] = (
         "input-not-bound",
         "input-bottleneck",
         _rules_input_out,
-        lambda p: _known(input_wait=p.input_wait),
+        lambda p: _known(input_wait=p.input_wait, input_ready=p.input_ready),
         lambda p: RULED_OUT,
         rules_out=True,
         sets=lambda p: {"input_analyzer": "not-input-bound"},

@@ -122,6 +122,9 @@ _DISOWNED_TPU = re.compile(
     r"(?:\b(?:am|are|is|was|were)|['’](?:m|re))\s+not\s+(?:on|running\s+on)\s+(?:an?\s+|the\s+|any\s+)?TPUs?\b|"
     r"\bwithout\s+(?:using\s+)?(?:an?\s+|any\s+)?TPUs?\b|"
     r"\bno\s+TPUs?\s+(?:involved|here|at\s+all|needed|required)\b|"
+    # set apart in brackets or after a comma: "(not TPU, plain Compute Engine)", "a GPU VM, not a
+    # TPU"
+    r"[(,;]\s*not\s+(?:on\s+)?(?:an?\s+|the\s+|a\s+Cloud\s+)?TPUs?\b|"
     # "a desktop that doesn't have anything to do with TPUs", "nada a ver com TPU"
     r"\b(?:nothing|anything)\s+to\s+do\s+with\s+(?:an?\s+|the\s+|any\s+)?(?:Cloud\s+)?TPUs?\b|"
     r"\bnada\s+a\s+ver\s+com\s+(?:a\s+|uma\s+)?TPUs?\b|"

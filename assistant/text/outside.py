@@ -5,29 +5,29 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
 TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused
 the account access to a bucket or an object (`storage_access`: an IAM permission such as
-storage.objects.get),
-that the loss or a tensor became NaN or infinite (`numerics`; not when the line says only the TPU
-does it), or that the machine's own RAM ran out (`host_memory`: a C++ `bad_alloc`, a Python
-`MemoryError`, the OOM killer, "out of RAM" in the person's words), which is not the TPU's HBM,
-that the host's data-loading code crashed (`data_loading`: a tokenizer, an image decoder, a
-DataLoader worker), that the compiler failed and calls it a bug of its own (`compiler`: "Please
-file a bug against XLA"), or that one kernel's on-chip scratch memory ran out (`scratch_memory`:
-"Ran out of memory in memory space vmem"), that the problem began with a new release
-(`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a launcher
-was asked for a process count the TPU host does not split into (`process_count`), that its
+storage.objects.get), that the loss or a tensor became NaN or infinite (`numerics`; not when the
+line says only the TPU does it), or that the machine's own RAM ran out (`host_memory`: a C++
+`bad_alloc`, a Python `MemoryError`, the OOM killer, "out of RAM" in the person's words), which is
+not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a tokenizer, an image
+decoder, a DataLoader worker), that converting the model to another format met an op the converter
+lacks (`export`: TFLite, ONNX, TensorRT), that the compiler failed and calls it a bug of its own
+(`compiler`: "Please file a bug against XLA"), or that one kernel's on-chip scratch memory ran out
+(`scratch_memory`: "Ran out of memory in memory space vmem"), that the problem began with a new
+release (`regression`: "ever since I upgraded jax", "new nightly breaks xla.device()"), that a
+launcher was asked for a process count the TPU host does not split into (`process_count`), that its
 processes found one device each because the parent took the TPU first (`replication`), that gcloud
 refused the arguments of a request to create a TPU (`create_request`), that a disk is full
-(`disk_full`), that the question is about what a TPU costs or what was billed (`billing`),
-where a TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type
-has (`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"),
-that a saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing,
-a shape that differs from the stored one), that TensorFlow's distribution strategy was used
-against its rules (`strategy`: a variable created outside `strategy.scope()`), that an op's
-tensors or arrays are on different devices (`device_placement`: one PyTorch tensor never moved to
-the XLA device, JAX arrays of one call committed to different devices), that JAX cannot shard an
-array as asked (`sharding`: a dimension that does not divide among the devices of its mesh axis),
-that an index is outside the table it reads (`index_range`: a token id over the vocabulary),
-or that JAX found a tracer that escaped its transformation (`tracer_leak`).
+(`disk_full`), that the question is about what a TPU costs or what was billed (`billing`), where a
+TPU type is offered (`offering`: "is v5e available in europe-west4?"), what a TPU type has
+(`hardware`: "how many chips in a v5e-8?", "what is the difference between v5e and v5p?"), that a
+saved checkpoint does not fit the model restored from it (`checkpoint`: a key missing, a shape that
+differs from the stored one), that TensorFlow's distribution strategy was used against its rules
+(`strategy`: a variable created outside `strategy.scope()`), that an op's tensors or arrays are on
+different devices (`device_placement`: one PyTorch tensor never moved to the XLA device, JAX arrays
+of one call committed to different devices), that JAX cannot shard an array as asked (`sharding`: a
+dimension that does not divide among the devices of its mesh axis), that an index is outside the
+table it reads (`index_range`: a token id over the vocabulary), or that JAX found a tracer that
+escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -203,7 +203,9 @@ _RULES: tuple[_Rule, ...] = (
             # bash in a Portuguese locale
             r"(?<![\w.-])[\w.-]+: comando n[ãa]o encontrado\b|"
             r"\bcommand not found: [\w.-]+|"
-            r"\bis not recognized as an internal or external command\b",
+            r"\bis not recognized as an internal or external command\b|"
+            # systemd could not execute the unit's program (a path or a virtualenv that is gone)
+            r"\bstatus=203/EXEC\b|\bFailed to locate executable\b|\bFailed at step EXEC spawning\b",
             re.I,
         ),
     ),
@@ -300,7 +302,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bexceeded (?:the )?quota\b|"
             # a queued resource waiting for capacity to be freed; GKE's scheduler with no node
             # that has TPU chips to give ("0/3 nodes are available: 3 Insufficient google.com/tpu")
-            r"\bWAITING_FOR_RESOURCES\b|\bInsufficient google\.com/tpu\b|"
+            r"\bWAITING_FOR_RESOURCES\b|\bInsufficient (?:google\.com/tpu|nvidia\.com/gpu)\b|"
             # said in words: "failed … due to lack of TPU availability" ("TPU availability in
             # Colab is broken", a runtime that finds no TPU, is not this)
             r"\black of (?:(?:TPU|GPU|accelerator) )?(?:capacity|availability)\b|"
@@ -404,6 +406,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bUnable to allocate [0-9.]+\s*[KMGT]i?B for an array\b|"
             r"\bOut of memory: Kill(?:ed)? process\b|\boom[-_ ]kill(?:er|ed)?\b|"
             r"\bafter using all available RAM\b|"
+            # Kubernetes killed the container for its memory limit (the pod's RAM, not HBM);
+            # Kaggle's notebook over the VM's RAM
+            r"\bOOMKilled\b|\btried to allocate more memory than is available\b|"
             # RAM in a person's words is the host's: the TPU's memory is HBM
             r"\bout of (?:host |system |CPU |the )?RAM\b|"
             # "asks for more RAM than available", "needs 3x more RAM than the array itself"
@@ -455,7 +460,28 @@ _RULES: tuple[_Rule, ...] = (
             r"\bRuntimeError: Already borrowed\b|\b(?:pyo3_runtime\.)?PanicException\b|"
             r"\bimage file is truncated\b|\bUnidentifiedImageError\b|"
             r"\bDataLoader worker \(pid(?:\(s\)|s)?\s[^)]{0,40}\) "
-            r"(?:is killed by signal|exited unexpectedly)",
+            r"(?:is killed by signal|exited unexpectedly)|"
+            r"\bUnexpected bus error encountered in worker\b|"
+            r"\binsufficient shared memory \(shm\)|"
+            # the tokenizer was never given a padding token: the data preparation's set-up
+            r"\bAsking to pad but the tokenizer does not have a padding token\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # converting a trained model to another format or runtime (TFLite, ONNX through tf2onnx
+        # or torch.onnx, TensorRT, Core ML) met an op the converter does not know: the target
+        # runtime's op set, not an op the TPU lacks (op-unavailable), wherever the model trained
+        "export",
+        re.compile(
+            r"\bis neither a custom op nor a flex op\b|"
+            r"\bSome ops are not supported by the native TFLite runtime\b|"
+            r"\berror: failed while converting\b|"
+            r"\btf2onnx\b[^\n]{0,80}?\b(?:Unsupported ops|is not supported)\b|"
+            r"\bUnsupported ops: Counter\(|"
+            r"\bExporting the operator '?[\w:.]+'? to ONNX opset version \d+ is not supported\b|"
+            r"\bUnsupportedOperatorError\b|"
+            r"\bPyTorch convert function for op '\w+' not implemented\b",
             re.I,
         ),
     ),
