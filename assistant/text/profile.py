@@ -148,6 +148,11 @@ _IDLE_GAPS = re.compile(
     r"|\bnothing\s+(?:at\s+all\s+|running\s+)?on\s+(?:the\s+)?(?:device|TPU)\b"
     r"|\b(?:TPU|device)\s+(?:is\s+|sits\s+|stays\s+|was\s+)?idle\s+(?:between|while)\b"
     r"|\bbusy\s+(?:for\s+)?only\s+(?:a\s+(?:sliver|fraction)|~?\d)"
+    # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
+    r"|\brest\s+(?:of\s+(?:the\s+)?(?:step|time)\s+)?(?:is|was)\s+(?:host\s*(?:/|and|or)\s*)?"
+    r"(?:TPU\s+|device\s+)?idle\b"
+    r"|\bo\s+resto\s+(?:do\s+(?:step|passo|tempo)\s+)?[ée]\s+(?:host\s*(?:/|e|ou)\s*)?"
+    r"(?:TPU\s+)?(?:idle|ocios[ao])\b"
     r"|\bburacos?\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
     r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+(?:entre|enquanto)\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
