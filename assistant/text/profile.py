@@ -185,7 +185,13 @@ _HOST_FEEDING = re.compile(
     + _WRAP
     + r"{0,60}?\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b"
     + _WRAP
-    + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)",
+    + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)"
+    # or every core busy preparing data: "all 96 cores pegged at 100%", "a wall of python
+    # processes at 100%", "todos os núcleos a 100%"
+    r"|\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?(?:cores?|CPUs?|vCPUs?)\b[^\n]{0,20}?"
+    r"(?:at|pegged\s+at|maxed\s+(?:out\s+)?at)\s*~?100\s*%"
+    r"|\bwall\s+of\s+(?:python\s+)?process(?:es)?\b[^\n]{0,20}?~?100\s*%"
+    r"|\btodos\s+os\s+(?:\d+\s+)?(?:n[uú]cleos|cores|CPUs|vCPUs)\b[^\n]{0,20}?(?:a|em|no)\s*~?100\s*%",
     re.I,
 )
 
