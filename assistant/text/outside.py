@@ -478,7 +478,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bSome ops are not supported by the native TFLite runtime\b|"
             r"\berror: failed while converting\b|"
             r"\btf2onnx\b[^\n]{0,80}?\b(?:Unsupported ops|is not supported)\b|"
-            r"\bUnsupported ops: Counter\(|"
+            r"\bUnsupported ops: Counter\((?:\{[^}\n]{0,80}\}\))?|"
             r"\bExporting the operator '?[\w:.]+'? to ONNX opset version \d+ is not supported\b|"
             r"\bUnsupportedOperatorError\b|"
             r"\bPyTorch convert function for op '\w+' not implemented\b",
