@@ -11,8 +11,9 @@ The guide separates slow-training problems by where the step time goes:
   diagnoses by "frequent host callbacks between the TPU's steps" in the profile). A high idle time
   with no input figure fits both, and routes to both: the report's words decide;
 - idle time or gaps with the input said to be ready before the steps (the data in memory or
-  already on the device, synthetic data that changes nothing) → the host between steps
-  (`steps-per-execution`) alone, as with a low input figure;
+  already on the device, synthetic data that changes nothing, the analyzer's "NOT input-bound" in
+  words) → the host between steps (`steps-per-execution`) alone, and `input-bottleneck` lowered, as
+  with a low input figure;
 - the host described busy producing the next batch (its trace lane inside the data iterator, or a
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle

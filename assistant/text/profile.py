@@ -357,9 +357,8 @@ _LAYERS_WIDE = [
 # ... and listed, as an MLP's config or a person gives its layers: "layers [64, 64, 32, 1]",
 # "hidden_dims=(256, 128)", "features=[64, 64, 1]" (Flax), "camadas [64, 32]": the widest counts
 _LAYER_LIST = re.compile(
-    r"\b(?:(?:hidden|dense|mlp)[_ ])?(?:layers?|layer[_ ]sizes|dims|sizes|units|camadas)\s*[:=]?\s*"
-    r"[\[(]\s*(\d{1,5}(?:\s*,\s*\d{1,5}){1,15})\s*,?\s*[\])]|"
-    r"\bfeatures\s*=\s*[\[(]\s*(\d{1,5}(?:\s*,\s*\d{1,5}){1,15})\s*,?\s*[\])]",
+    r"\b(?:(?:(?:hidden|dense|mlp)[_ ])?(?:layers?|layer[_ ]sizes|dims|sizes|units|camadas)\s*[:=]?"
+    r"|features\s*=)\s*[\[(]\s*(\d{1,5}(?:\s*,\s*\d{1,5}){1,15})\s*,?\s*[\])]",
     re.I,
 )
 
@@ -647,10 +646,7 @@ def read_profile(text: str) -> ProfileFigures:
         found["padding_expansion"] = expansion
     widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
-    said += [
-        max(int(w) for w in (m.group(1) or m.group(2)).split(","))
-        for m in _LAYER_LIST.finditer(text)
-    ]
+    said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
     m = _MODEL_WIDTH_CHANGED.search(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ..facts import call_position
+from ..facts import Call
 from ..model import Finding, Rule
 from .base import Context
 
@@ -26,57 +26,38 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _launch_at_import(ctx: Context) -> Iterator[Finding]:
-    """The module's own statements, guarded ones left out: a launcher called there, or a
-    module-level function that calls one (`def main(): xmp.spawn(…)` then a bare `main()`).
-    `start_method="fork"` (the notebook way) starts no new interpreter and is fine."""
+    """The module's own calls, those under an `if __name__ == "__main__":` guard left out (its
+    `else` runs on import): a launcher, or a module-level function that calls one
+    (`def main(): xmp.spawn(…)` then a bare `main()`). `start_method="fork"` (the notebook way)
+    starts no new interpreter and is fine."""
     f = ctx.facts
     if not f.torch_xla:
         return
     launching = {  # module-level functions that call a launcher
-        st.name
-        for st in f.tree.body
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and next(_launches(ctx, st.body), None) is not None
+        scope.name
+        for scope in f.module.children
+        if scope.kind == "function" and any(_launches(c) for c in f.calls_in(scope))
     }
-    run: list[ast.stmt] = []  # what runs when a worker imports the module
-    for st in f.tree.body:
-        if isinstance(st, ast.If) and _main_guard(st):
-            run += st.orelse
-        elif not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            run.append(st)
-    for st in run:
-        for node in _calls(st):
-            name = f.dotted(node.func) or ""
-            if name in _LAUNCHERS and not _forks(node):
-                shown = _short(name)
-            elif isinstance(node.func, ast.Name) and node.func.id in launching:
-                shown = f"{node.func.id}()"
-            else:
-                continue
-            line, col = call_position(node)
-            yield ctx.finding("TPU801", line, col, args={"call": shown})
+    guarded = [  # the lines of each guard's body
+        (st.body[0].lineno, st.body[-1].end_lineno or st.body[-1].lineno)
+        for st in f.tree.body
+        if isinstance(st, ast.If) and _main_guard(st)
+    ]
+    for c in f.calls_in(f.module):
+        if c.in_lambda or any(lo <= c.node.lineno <= hi for lo, hi in guarded):
+            continue
+        if _launches(c):
+            shown = _short(c.dotted or "")
+        elif isinstance(c.node.func, ast.Name) and c.node.func.id in launching:
+            shown = f"{c.node.func.id}()"
+        else:
+            continue
+        line, col = c.position()
+        yield ctx.finding("TPU801", line, col, args={"call": shown})
 
 
-def _launches(ctx: Context, body: list[ast.stmt]) -> Iterator[ast.Call]:
-    for st in body:
-        for node in _calls(st):
-            if (ctx.facts.dotted(node.func) or "") in _LAUNCHERS and not _forks(node):
-                yield node
-
-
-def _calls(st: ast.stmt) -> Iterator[ast.Call]:
-    """The calls a statement makes when it runs: not those in the functions, classes or lambdas
-    it defines."""
-    todo: list[ast.AST] = [st]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Call):
-            yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(
-                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-            ):
-                todo.append(child)
+def _launches(c: Call) -> bool:
+    return c.dotted in _LAUNCHERS and not _forks(c.node)
 
 
 def _forks(call: ast.Call) -> bool:
