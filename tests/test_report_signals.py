@@ -1048,6 +1048,9 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         "device is idle between steps; the batch is synthetic and already on device",
         "TPU idle time 60%. Data loader is not the issue (tested with synthetic data, same numbers)",
         "o dataset tá todo em memória e a TPU fica parada entre um step e outro",
+        # the analyzer's verdict quoted without its figure
+        "TPU idle time 86.9%, and the analyzer says: Your program is NOT input-bound",
+        "a TPU fica ociosa entre os steps e o profiler diz que não está input-bound",
     ]:
         _reads_and_routes(text, "input_ready", ["steps-per-execution"])
     # the same gaps with nothing said of the input fit both, and the words decide

@@ -216,7 +216,9 @@ _INPUT_READY = re.compile(
     r"|\bnot\s+the\s+input(?:\s+pipeline)?\b"
     r"|\b(?:dados|dataset|entrada|lotes?)\s+(?:j[áa]\s+)?(?:est[áa]o?\s+|t[áa]\s+|fica\s+)?"
     r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
-    r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)",
+    r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)"
+    # the input pipeline analyzer's own verdict, quoted without its figure
+    r"|\bis\s+NOT\s+input[- ]bound\b|\bn[ãa]o\s+(?:[ée]|est[áa])\s+input[- ]bound\b",
     re.I,
 )
 
