@@ -928,6 +928,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     # why an entry was ranked (explain.py)
     # the profile figures behind a routing rule (retrieval/profile_rules.py, `describe`)
     "profile.input_wait": ("waiting for input {value}%", "esperando entrada {value}%"),
+    "profile.data_wait": (
+        "the loop's timers: waiting for the batch {value}% of the step",
+        "cronômetros do loop: esperando o lote {value}% do passo",
+    ),
     "profile.tpu_idle": ("TPU idle {value}%", "TPU ociosa {value}%"),
     "profile.mxu_utilization": ("MXU utilization {value}%", "utilização da MXU {value}%"),
     "profile.flops_utilization": ("FLOPS utilization {value}%", "utilização de FLOPS {value}%"),

@@ -1078,3 +1078,63 @@ def test_text_padded_to_each_batchs_longest_example_is_a_shape_that_keeps_changi
         for ev in fixed.evidence.values()
         for h, _ in ev.signature_hits
     )
+
+
+def test_the_loops_own_timers_give_the_share_of_the_step_spent_waiting_for_data():
+    # a step's wait for its batch beside the whole step, or beside the device's own computation
+    for text, share in [
+        ("[train] it 300/9000 data_time 0.92s batch_time 1.15s loss 2.71", 80.0),
+        ("Epoch: [3][ 40/1251]\tTime  0.620 ( 0.640)\tData  0.590 ( 0.600)\tLoss 4.1", 95.2),
+        ("step 88: wait_for_batch=0.31s  device_step=0.03s", 91.2),
+        ("[step 12] data_wait=900ms  fwd+bwd+opt(mark_step)=100ms", 90.0),
+        ("eta: 2:11:40, time: 0.410, data_time: 0.004, memory: 9120", 1.0),
+    ]:
+        assert read_profile(text).data_wait == share, text
+    # the profiler's "Input time: 2.1%" is a share already, read as the input-wait figure
+    assert read_profile("Input time: 2.1% of step, Compute time 40 ms").data_wait is None
+    # one timer alone is no share
+    assert read_profile("data_time 0.92s, loss 2.71").data_wait is None
+    # most of the step waiting is the input pipeline measured; on any device, so no TPU evidence
+    hits = route(read_profile("step 88: wait_for_batch=0.31s  device_step=0.03s"))
+    assert [(h.entry_id, h.rules_out, h.tpu_evidence) for h in hits] == [
+        ("input-bottleneck", False, False)
+    ]
+    # ... and a loop that hardly waits rules the input out
+    ruled = route(read_profile("time: 0.410, data_time: 0.004"))
+    assert [(h.entry_id, h.rules_out) for h in ruled] == [("input-bottleneck", True)]
+
+
+def test_a_layer_chain_gives_its_widest_layer():
+    assert read_profile("flax MLP, 3 Dense layers: 96 -> 48 -> 24 -> 1").widest_layer == 96
+    assert read_profile("camadas 64 → 32 → 1, ReLU").widest_layer == 64
+    # two numbers are a change, not a chain of layers
+    assert read_profile("raised the batch 64 -> 128 for the dense model").widest_layer is None
+
+
+def test_memory_in_use_further_along_a_line_that_names_it():
+    line = (
+        "memória: get_memory_info('TPU:0') dá {'current': 912343296, 'peak': 1197334784}, "
+        "nem 1.2 GB de 8 GB por core"
+    )
+    assert read_profile(line).memory_used == 15.0
+
+
+def test_a_tpu_said_idle_as_stopped_in_portuguese():
+    p = read_profile("fit na v3-8 com step de 5ms, mas a TPU fica parada ~75% do tempo")
+    assert p.tpu_idle == 75.0
+
+
+def test_a_tpu_named_only_as_a_plan_is_no_evidence():
+    for planned in (
+        "Keras on my RTX 4090 is slow with the JAX backend; we plan to move to TPU later",
+        "CUDA OOM on the T4 while prototyping, before moving the training to a TPU VM. "
+        "Will this also happen on the TPU?",
+        "treino lento na GPU do Colab, pensei em migrar pra TPU mas não sei se resolve",
+        "A100 DataLoader sawtooth, not TPU-related, just asking",
+    ):
+        context = read_context(planned)
+        assert context.tpu == [], planned
+        assert context.gate == "device", planned
+    # a TPU the report ran on still counts beside the plan
+    ran = "plan to move to a TPU pod later; on our v4-8 the TPUStrategy run already hangs"
+    assert {"v4-8", "tpustrategy"} <= set(read_context(ran).tpu)

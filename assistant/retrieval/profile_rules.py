@@ -115,8 +115,18 @@ class ProfileRule:
     tpu_evidence: bool = True
 
 
-def _waits_for_input(p: ProfileFigures) -> bool:
+def _profiler_waits(p: ProfileFigures) -> bool:
+    """The profiler's input-wait figure says the step waits for input."""
     return p.input_wait is not None and p.input_wait >= INPUT_BOUND
+
+
+def _loop_waits(p: ProfileFigures) -> bool:
+    """The training loop's own timers say the step waits for its batch."""
+    return p.data_wait is not None and p.data_wait >= INPUT_BOUND
+
+
+def _waits_for_input(p: ProfileFigures) -> bool:
+    return _profiler_waits(p) or _loop_waits(p)
 
 
 def _tiny_batch(p: ProfileFigures) -> bool:
@@ -125,9 +135,10 @@ def _tiny_batch(p: ProfileFigures) -> bool:
 
 
 def _rules_input_out(p: ProfileFigures) -> bool:
-    """The profiler's "NOT input-bound": almost none of the step waits for input, by its figure
-    or in the analyzer's words beside an idle TPU (`input_ready`)."""
-    return (p.input_wait is not None and p.input_wait < NOT_INPUT_BOUND) or bool(p.input_ready)
+    """The profiler's "NOT input-bound": almost none of the step waits for input, by its figure,
+    by the loop's own timers, or in the analyzer's words beside an idle TPU (`input_ready`)."""
+    figures = (p.input_wait, p.data_wait)
+    return any(f is not None and f < NOT_INPUT_BOUND for f in figures) or bool(p.input_ready)
 
 
 def _idle(p: ProfileFigures) -> bool:
@@ -203,16 +214,30 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "input-bound",
         "input-bottleneck",
-        lambda p: _waits_for_input(p) or (_idle(p) and p.input_wait is None and not p.input_ready),
+        lambda p: (
+            _profiler_waits(p)
+            or (_idle(p) and p.input_wait is None and p.data_wait is None and not p.input_ready)
+        ),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
         # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
-        sets=lambda p: {"input_analyzer": "input-bound"} if _waits_for_input(p) else {},
+        sets=lambda p: {"input_analyzer": "input-bound"} if _profiler_waits(p) else {},
+    ),
+    ProfileRule(
+        # the loop's own timers, which a GPU's loop prints the same way
+        "loop-waits-for-data",
+        "input-bottleneck",
+        _loop_waits,
+        lambda p: _known(data_wait=p.data_wait, tpu_idle=p.tpu_idle),
+        # most of every step spent waiting for the batch is the entry's problem measured
+        lambda p: MEASURED if (p.data_wait or 0) >= MOSTLY_IDLE else WEIGHT,
+        sets=lambda p: {"input_analyzer": "input-bound"},
+        tpu_evidence=False,
     ),
     ProfileRule(
         "input-not-bound",
         "input-bottleneck",
         _rules_input_out,
-        lambda p: _known(input_wait=p.input_wait, input_ready=p.input_ready),
+        lambda p: _known(input_wait=p.input_wait, data_wait=p.data_wait, input_ready=p.input_ready),
         lambda p: RULED_OUT,
         rules_out=True,
         sets=lambda p: {"input_analyzer": "not-input-bound"},

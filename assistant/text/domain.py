@@ -122,6 +122,7 @@ _DISOWNED_TPU = re.compile(
     r"(?:\b(?:am|are|is|was|were)|['’](?:m|re))\s+not\s+(?:on|running\s+on)\s+(?:an?\s+|the\s+|any\s+)?TPUs?\b|"
     r"\bwithout\s+(?:using\s+)?(?:an?\s+|any\s+)?TPUs?\b|"
     r"\bno\s+TPUs?\s+(?:involved|here|at\s+all|needed|required)\b|"
+    r"\bnot\s+(?:a\s+)?TPU[- ](?:related|specific|issue|problem)\b|"
     # set apart in brackets or after a comma: "(not TPU, plain Compute Engine)", "a GPU VM, not a
     # TPU"
     r"[(,;]\s*not\s+(?:on\s+)?(?:an?\s+|the\s+|a\s+Cloud\s+)?TPUs?\b|"
@@ -132,6 +133,31 @@ _DISOWNED_TPU = re.compile(
     r"\bsem\s+(?:usar\s+)?(?:a\s+|uma\s+)?TPUs?\b",
     re.I,
 )
+# A TPU named only as a plan: "we plan to move to TPU later", "before moving the training to a TPU
+# VM", "thinking about moving to TPU", "pensei em migrar pro TPU". The run the report is about is
+# not on it; a TPU the report ran on, named elsewhere, still counts. In the written look-alikes
+# this phrasing headed a GPU or CPU report twelve times out of twelve.
+_TPU_ARTICLE = (
+    r"(?:an?\s+|the\s+|a\s+|uma\s+)?(?:Cloud\s+)?TPUs?(?:\s+VMs?|\s+(?:on|do|no)\s+\w+)?\b"
+)
+_MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
+_PLANNED_TPU = re.compile(
+    r"\b(?:plan(?:ning)?|going|want(?:ing)?|hop(?:e|ing)|intend(?:ing)?|thinking|thought|"
+    r"consider(?:ing)?|would\s+like)\s+(?:to\s+|of\s+|about\s+)?(?:\w+\s+){0,2}?"
+    rf"(?:{_MOVE}|go|going|try|trying)\s+(?:\w+\s+){{0,3}}?(?:to|onto)\s+{_TPU_ARTICLE}|"
+    rf"\b(?:before|later|eventually|then)\s+(?:\w+\s+)?(?:{_MOVE}|going)\s+(?:\w+\s+){{0,2}}?to\s+"
+    rf"{_TPU_ARTICLE}|"
+    rf"\b{_MOVE}\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}\s+(?:later|eventually|soon|someday)\b|"
+    r"\b(?:pensei|pensando|penso|pretendo|quero|vou)\s+(?:em\s+)?(?:\w+\s+)?"
+    rf"(?:mudar|migrar|passar|testar)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+{_TPU_ARTICLE}|"
+    # ... and the question such a plan asks: "will the same thing happen on the TPU VM?", "isso
+    # vai acontecer na TPU também?"
+    r"\bwill\s+(?:this|that|it|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:happen|occur|work|fail)"
+    rf"\s+(?:on|with)\s+{_TPU_ARTICLE}|"
+    rf"\bvai\s+(?:acontecer|funcionar|falhar)\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
+    re.I,
+)
+_BARE_TPU = re.compile(r"\b(?:Cloud\s+)?TPUs?(?:[\s-]+VMs?)?\b", re.I)
 _OTHER_SERVICE = re.compile(
     r"\b(?:aiplatform|vertex\s*ai|vertex|ml\s*engine|mlengine|ml\.googleapis\.com|"
     r"google\s*drive|drive\.googleapis\.com|datastore|firestore|bigquery|pub/?sub|"
@@ -316,6 +342,11 @@ def read_context(text: str, title: str | None = None) -> Context:
     device = _found(_OTHER_DEVICE, text)
     # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
     tpu_text = _DISOWNED_TPU.sub(" ", text)
+    if _PLANNED_TPU.search(tpu_text):
+        # the TPU is still a plan, so its bare name elsewhere is that plan's TPU too ("will this
+        # also happen on the TPU?", "someone told me JAX is fastest on TPU"); what only a TPU run
+        # shows (libtpu, TPUStrategy, a v4-8) still counts
+        tpu_text = _BARE_TPU.sub(" ", _PLANNED_TPU.sub(" ", tpu_text))
     if device:
         tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", tpu_text))
     evidence = _TPU_EVIDENCE

@@ -47,8 +47,9 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     ],
     "tpu_idle": [
         re.compile(
+            # ("a TPU fica parada ~80% do tempo": stopped, in Portuguese, with a share of the time)
             r"\bTPU\s+(?:is\s+|was\s+|sits\s+|stays\s+|fica\s+|est[aá]\s+|ficou\s+)?"
-            r"(?:idle|ociosa|ocioso)(?:\s+time)?" + _SEP + _NUM,
+            r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP + _NUM,
             re.I,
         ),
         # the figure before the word, with the TPU named earlier on the line and no host between:
@@ -109,6 +110,24 @@ _STEP_TIME = re.compile(
 # the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step
 _INPUT_MS = re.compile(r"\b(?:input|infeed)(?:\s+time)?\s*[:=]\s*~?(\d+(?:[.,]\d+)?)\s*ms\b", re.I)
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
+# The training loop's own timers, a step a line: how long it waited for its batch beside how long
+# the step took ("data_time 1.13s batch_time 1.39s"; PyTorch's ImageNet example, "Time 0.490
+# (0.512)  Data 0.471 (0.480)") or how long the device computed ("wait_for_batch=0.47s
+# device_step=0.02s", "data_wait=1.84s fwd+bwd+opt(mark_step)=0.09s"). The share of the step spent
+# waiting is the input-wait figure a profile gives, measured by the loop on any device.
+_TIMER = r"\W{1,3}~?(\d+(?:[.,]\d+)?)\s*(ms|s|sec)?(?![\w.%])"  # (a share is the profiler's)
+_DATA_TIMER = re.compile(
+    r"\b(?:data(?:[_ ](?:time|wait|load(?:ing)?(?:[_ ]time)?))?|wait[_ ]for[_ ](?:batch|data)"
+    r"|data_?loader[_ ]time|(?:load|fetch)[_ ]time)" + _TIMER,
+    re.I,
+)
+_STEP_TIMER = re.compile(r"\b(?:time|(?:batch|iter(?:ation)?|step)[_ ]time)" + _TIMER, re.I)
+_COMPUTE_TIMER = re.compile(
+    r"\b(?:device[_ ](?:step|time)|compute(?:[_ ]time)?|train[_ ]step(?:[_ ]time)?"
+    r"|fwd\+bwd\S*?|forward[_ ]backward(?:[_ ]time)?)" + _TIMER,
+    re.I,
+)
+_TIMER_LINES = 20  # the first lines with both timers (a long log repeats itself)
 _PER_CORE_BATCH = [
     re.compile(
         r"(?:per[- ](?:core|device|replica|chip)\s+batch(?:[- ]size)?"
@@ -279,6 +298,15 @@ _MEMORY_USED = [
         r"\bused\s+" + _SIZE + r"\s*(?:of|out of|/)\s*" + _SIZE + r"\s*(?:of\s+)?(?:HBM|memory)",
         re.I,
     ),
+    # ... further along a line that names the memory, past other numbers: "get_memory_info('TPU:0')
+    # gives {'current': 812343296, …} — not even 1.1 GB of 8 GB per core"
+    re.compile(
+        r"(?:\bHBM\b|memory|mem[oó]ria)[^\n]{0,160}?(?<![\d.,])"
+        + _SIZE
+        + r"\s*(?:used\s+|usad[oa]s?\s+|in use\s+)?(?:of|out of|de|/)\s*"
+        + _SIZE,
+        re.I,
+    ),
 ]
 # what the frameworks print: torch_xla's `xm.get_memory_info` ({'bytes_used': …, 'bytes_limit': …},
 # or {'kb_free': …, 'kb_total': …} before 2.3), JAX's `device.memory_stats()` ('bytes_in_use',
@@ -364,6 +392,15 @@ _LAYER_LIST = re.compile(
     re.I,
 )
 
+# ... and as a chain from layer to layer: "3 Dense layers: 64 -> 32 -> 16 -> 1", "MLP 256 → 64 →
+# 10", "camadas 64 -> 32 -> 1" (three widths or more: two are a change, "batch 64 -> 128"). The
+# chain may start at the input's features ("784 → 128 → 10"); the widest counts.
+_LAYER_CHAIN = re.compile(
+    r"\b(?:layers?|dense|mlp|hidden|units|neurons|camadas?|neur[oô]nios)\b[^\n\d]{0,40}?"
+    r"(\d{1,5}(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
+    re.I,
+)
+
 # The width of a transformer as its config states it: the model dimension every attention and MLP
 # projection reads or writes ("d_model=64", "hidden_size: 1024", '"n_embd": 768', "d_model 200").
 # The MLP's inner size and the heads' size are not it.
@@ -413,6 +450,8 @@ class ProfileFigures:
     tpu_idle: float | None = None
     host_idle: float | None = None
     input_wait: float | None = None
+    # % of the step the training loop's own timers say it waited for its batch (any device)
+    data_wait: float | None = None
     step_time_ms: float | None = None
     per_core_batch: int | None = None
     # 1: beside a per-core batch, memory named as what limits the run (out of memory, it does not
@@ -452,6 +491,30 @@ class ProfileFigures:
 
 def _number(text: str) -> float:
     return float(text.replace(",", "."))
+
+
+def _seconds(m: re.Match[str]) -> float:
+    """A `_TIMER` value in seconds (no unit: seconds, as the loops print them)."""
+    return _number(m.group(1)) / (1000.0 if (m.group(2) or "").lower() == "ms" else 1.0)
+
+
+def _data_wait(text: str) -> float | None:
+    """The mean share of the step the loop's timers say it waited for its batch (`_DATA_TIMER`),
+    over the lines that time both the wait and the step or its computation."""
+    shares = []
+    for line in text.splitlines():
+        data = _DATA_TIMER.search(line)
+        if not data:
+            continue
+        step, compute = _STEP_TIMER.search(line), _COMPUTE_TIMER.search(line)
+        wait = _seconds(data)
+        if step and wait <= _seconds(step) and _seconds(step) > 0:
+            shares.append(wait / _seconds(step))
+        elif compute and wait + _seconds(compute) > 0:
+            shares.append(wait / (wait + _seconds(compute)))
+        if len(shares) >= _TIMER_LINES:
+            break
+    return round(100.0 * sum(shares) / len(shares), 1) if shares else None
 
 
 def _share(used: float, capacity: float) -> float | None:
@@ -621,6 +684,9 @@ def read_profile(text: str) -> ProfileFigures:
     step = found.get("step_time_ms")
     if m and step and "input_wait" not in found and _number(m.group(1)) <= step:
         found["input_wait"] = round(100.0 * _number(m.group(1)) / step, 1)
+    data_wait = _data_wait(text)
+    if data_wait is not None:
+        found["data_wait"] = data_wait
     for rx in _PER_CORE_BATCH:
         m = rx.search(text)
         if m:
@@ -649,6 +715,7 @@ def read_profile(text: str) -> ProfileFigures:
     widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
+    said += [max(map(int, re.findall(r"\d+", m.group(1)))) for m in _LAYER_CHAIN.finditer(text)]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
     m = _MODEL_WIDTH_CHANGED.search(text)
