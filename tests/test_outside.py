@@ -85,6 +85,8 @@ NOTEBOOK_SESSION = [
     "Why does Colab keep disconnecting my TPU notebook overnight?",
 ]
 NUMERICS = [
+    # JAX's debug_nans pointing at the person's own division
+    "FloatingPointError: invalid value (nan) encountered in div",
     "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: NaN loss "
     "during training.",
     "InvalidArgumentError: Tensor had NaN values [[{{node CheckNumerics}}]]",
@@ -317,6 +319,9 @@ SHARDING = [
     "is partitioned 8 times, but the dimension size is 7 (full shape: (64, 7))",
     "jax._src.core.ShardingTypeError: dot_general requires contracting dimensions to have "
     "consistent sharding",
+    # a PartitionSpec naming an axis the mesh does not have (its repr holds spaces)
+    "ValueError: Resource axis: tensor of PartitionSpec('data', 'tensor') is not found in mesh: "
+    "('data', 'fsdp').",
 ]
 TRACED_CONDITION = [
     "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with "

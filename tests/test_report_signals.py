@@ -497,6 +497,7 @@ def test_a_tpu_the_person_does_not_use_is_no_evidence():
         "rodando sem TPU na minha GPU dá o mesmo erro",
         "my GPU desktop doesn't have anything to do with TPUs, yet TensorFlow prints this",
         "minha máquina com GPU não tem nada a ver com TPU e mostra esse aviso",
+        "a VM com a T4 (não é TPU, é a de pré-processamento) trava no ssh",
     ):
         context = read_context(disowned)
         assert context.tpu == [], disowned
@@ -1087,6 +1088,7 @@ def test_the_loops_own_timers_give_the_share_of_the_step_spent_waiting_for_data(
         ("Epoch: [3][ 40/1251]\tTime  0.620 ( 0.640)\tData  0.590 ( 0.600)\tLoss 4.1", 95.2),
         ("step 88: wait_for_batch=0.31s  device_step=0.03s", 91.2),
         ("[step 12] data_wait=900ms  fwd+bwd+opt(mark_step)=100ms", 90.0),
+        ("epoch 0 step 40/900 loss 5.2 data 0.30s fwd/bwd 0.10s img/s 990", 75.0),
         ("eta: 2:11:40, time: 0.410, data_time: 0.004, memory: 9120", 1.0),
     ]:
         assert read_profile(text).data_wait == share, text

@@ -444,7 +444,9 @@ _RULES: tuple[_Rule, ...] = (
             # improved from inf" on every first epoch, `best_loss = float("inf")`, `np.inf`
             r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
             r"(?<!from )(?<![.'\"])\b(?:nan|inf|infinite|infinity|infinito)\b|"
-            r"\bNaN (?:loss|gradients?)\b",
+            r"\bNaN (?:loss|gradients?)\b|"
+            # JAX's debug_nans naming the operation of the person's code that made the first NaN
+            r"\bFloatingPointError: invalid value \(nan\) encountered in\b",
             re.I,
         ),
         _ONLY_ON_TPU,
@@ -587,7 +589,7 @@ _RULES: tuple[_Rule, ...] = (
             r"size is\b|"
             r"\bglobal size of its dimension (?!0\b)\d+ should be divisible by \d+\b|"
             r"\bShardingTypeError\b|"
-            r"\bResource axis: \S+ of \S+ is not found in mesh\b",
+            r"\bResource axis: \S+ of [^\n]{1,200}? is not found in mesh\b",
             re.I,
         ),
     ),

@@ -124,7 +124,7 @@ _DATA_TIMER = re.compile(
 _STEP_TIMER = re.compile(r"\b(?:time|(?:batch|iter(?:ation)?|step)[_ ]time)" + _TIMER, re.I)
 _COMPUTE_TIMER = re.compile(
     r"\b(?:device[_ ](?:step|time)|compute(?:[_ ]time)?|train[_ ]step(?:[_ ]time)?"
-    r"|fwd\+bwd\S*?|forward[_ ]backward(?:[_ ]time)?)" + _TIMER,
+    r"|fwd[+/]bwd\S*?|forward[_ /]backward(?:[_ ]time)?)" + _TIMER,
     re.I,
 )
 _TIMER_LINES = 20  # the first lines with both timers (a long log repeats itself)
