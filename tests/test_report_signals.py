@@ -1089,6 +1089,7 @@ def test_the_loops_own_timers_give_the_share_of_the_step_spent_waiting_for_data(
         ("step 88: wait_for_batch=0.31s  device_step=0.03s", 91.2),
         ("[step 12] data_wait=900ms  fwd+bwd+opt(mark_step)=100ms", 90.0),
         ("epoch 0 step 40/900 loss 5.2 data 0.30s fwd/bwd 0.10s img/s 990", 75.0),
+        ("Data time 0.30s  Batch time 0.40s", 75.0),  # not the "time" inside "Data time"
         ("eta: 2:11:40, time: 0.410, data_time: 0.004, memory: 9120", 1.0),
     ]:
         assert read_profile(text).data_wait == share, text

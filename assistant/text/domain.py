@@ -138,9 +138,7 @@ _DISOWNED_TPU = re.compile(
 # VM", "thinking about moving to TPU", "pensei em migrar pro TPU". The run the report is about is
 # not on it; a TPU the report ran on, named elsewhere, still counts. In the written look-alikes
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
-_TPU_ARTICLE = (
-    r"(?:an?\s+|the\s+|a\s+|uma\s+)?(?:Cloud\s+)?TPUs?(?:\s+VMs?|\s+(?:on|do|no)\s+\w+)?\b"
-)
+_TPU_ARTICLE = r"(?:an?\s+|the\s+|uma\s+)?(?:Cloud\s+)?TPUs?(?:\s+VMs?|\s+(?:on|do|no)\s+\w+)?\b"
 _MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
 _PLANNED_TPU = re.compile(
     r"\b(?:plan(?:ning)?|going|want(?:ing)?|hop(?:e|ing)|intend(?:ing)?|thinking|thought|"
@@ -152,10 +150,10 @@ _PLANNED_TPU = re.compile(
     r"\b(?:pensei|pensando|penso|pretendo|quero|vou)\s+(?:em\s+)?(?:\w+\s+)?"
     rf"(?:mudar|migrar|passar|testar)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+{_TPU_ARTICLE}|"
     # ... and the question such a plan asks: "will the same thing happen on the TPU VM?", "isso
-    # vai acontecer na TPU também?"
-    r"\bwill\s+(?:this|that|it|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:happen|occur|work|fail)"
+    # vai acontecer na TPU também?" ("will it work on TPU?" asks about the TPU itself: not one)
+    r"\bwill\s+(?:this|that|it|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:happen|occur)"
     rf"\s+(?:on|with)\s+{_TPU_ARTICLE}|"
-    rf"\bvai\s+(?:acontecer|funcionar|falhar)\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
+    rf"\bvai\s+acontecer\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
     re.I,
 )
 _BARE_TPU = re.compile(r"\b(?:Cloud\s+)?TPUs?(?:[\s-]+VMs?)?\b", re.I)

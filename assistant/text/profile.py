@@ -506,7 +506,10 @@ def _data_wait(text: str) -> float | None:
         data = _DATA_TIMER.search(line)
         if not data:
             continue
-        step, compute = _STEP_TIMER.search(line), _COMPUTE_TIMER.search(line)
+        # the other timers, read beside the data timer ("Data time 0.3 Batch time 0.4": the
+        # step's "time" is not the one inside "Data time")
+        rest = line[: data.start()] + " " * (data.end() - data.start()) + line[data.end() :]
+        step, compute = _STEP_TIMER.search(rest), _COMPUTE_TIMER.search(rest)
         wait = _seconds(data)
         if step and wait <= _seconds(step) and _seconds(step) > 0:
             shares.append(wait / _seconds(step))
