@@ -486,6 +486,13 @@ def test_context_gate():
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
 
 
+def _about_another_device(text):
+    """`text` shows no TPU, and the other device it names gates it."""
+    context = read_context(text)
+    assert context.tpu == [], text
+    assert context.gate == "device", text
+
+
 def test_a_tpu_the_person_does_not_use_is_no_evidence():
     # the person says the report is not about a TPU: the word names the TPU it is not about
     for disowned in (
@@ -499,9 +506,7 @@ def test_a_tpu_the_person_does_not_use_is_no_evidence():
         "minha máquina com GPU não tem nada a ver com TPU e mostra esse aviso",
         "a VM com a T4 (não é TPU, é a de pré-processamento) trava no ssh",
     ):
-        context = read_context(disowned)
-        assert context.tpu == [], disowned
-        assert context.gate == "device", disowned
+        _about_another_device(disowned)
     # failures to reach a TPU are TPU evidence; so is a TPU named elsewhere in the input
     for failing in (
         "could not run on TPU because roi_align has no XLA kernel",
@@ -1135,9 +1140,7 @@ def test_a_tpu_named_only_as_a_plan_is_no_evidence():
         "treino lento na GPU do Colab, pensei em migrar pra TPU mas não sei se resolve",
         "A100 DataLoader sawtooth, not TPU-related, just asking",
     ):
-        context = read_context(planned)
-        assert context.tpu == [], planned
-        assert context.gate == "device", planned
+        _about_another_device(planned)
     # a TPU the report ran on still counts beside the plan
     ran = "plan to move to a TPU pod later; on our v4-8 the TPUStrategy run already hangs"
     assert {"v4-8", "tpustrategy"} <= set(read_context(ran).tpu)

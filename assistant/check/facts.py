@@ -64,6 +64,10 @@ class Scope:
         return any(s is other for s in self.chain())
 
 
+# PyTorch/XLA's launchers of one process per TPU device
+XLA_LAUNCHERS = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn", "torch_xla.launch"})
+
+
 @dataclass(eq=False)
 class Call:
     node: ast.Call

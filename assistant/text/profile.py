@@ -511,10 +511,12 @@ def _data_wait(text: str) -> float | None:
         rest = line[: data.start()] + " " * (data.end() - data.start()) + line[data.end() :]
         step, compute = _STEP_TIMER.search(rest), _COMPUTE_TIMER.search(rest)
         wait = _seconds(data)
-        if step and wait <= _seconds(step) and _seconds(step) > 0:
-            shares.append(wait / _seconds(step))
-        elif compute and wait + _seconds(compute) > 0:
-            shares.append(wait / (wait + _seconds(compute)))
+        # the whole step holds the wait; the device's computation comes beside it
+        total = _seconds(step) if step else 0.0
+        if (total <= 0 or wait > total) and compute:
+            total = wait + _seconds(compute)
+        if total > 0 and wait <= total:
+            shares.append(wait / total)
         if len(shares) >= _TIMER_LINES:
             break
     return round(100.0 * sum(shares) / len(shares), 1) if shares else None

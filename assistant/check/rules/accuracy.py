@@ -9,7 +9,7 @@ import ast
 from collections.abc import Iterator
 
 from .. import consts
-from ..facts import Call, Scope, tokens
+from ..facts import XLA_LAUNCHERS, Call, Scope, tokens
 from ..model import Finding, Rule
 from .base import Context
 
@@ -206,8 +206,6 @@ def _optimized_model(c: Call) -> str | None:
 
 # -- TPU704: one process per device, and gradients never averaged ------------------------------
 
-# Launchers of one process per TPU device
-_SPAWN_CALLS = ("torch_xla.distributed.xla_multiprocessing.spawn", "torch_xla.launch")
 # What averages the gradients of the processes (or makes one program of them): PyTorch/XLA's own
 # step and reductions, DDP and FSDP wrappers, SPMD sharding
 _GRADIENTS_AVERAGED = frozenset(
@@ -238,7 +236,7 @@ def _step_without_all_reduce(ctx: Context) -> Iterator[Finding]:
         return  # imported under another name (`DistributedDataParallel as DDP`)
     roots: list[Scope] = []
     for c in f.calls:
-        if (c.dotted or "") in _SPAWN_CALLS and c.node.args and not _one_process(c):
+        if c.dotted in XLA_LAUNCHERS and c.node.args and not _one_process(c):
             roots += an.functions_referenced(c.node.args[0], c.scope)
     if not roots:
         return

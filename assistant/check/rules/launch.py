@@ -10,15 +10,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ..facts import Call
+from ..facts import XLA_LAUNCHERS, Call
 from ..model import Finding, Rule
 from .base import Context
 
 RULES = [
     Rule("TPU801", None, "xla-launch-at-import", tpu_only=True),
 ]
-
-_LAUNCHERS = frozenset({"torch_xla.distributed.xla_multiprocessing.spawn", "torch_xla.launch"})
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -57,14 +55,12 @@ def _launch_at_import(ctx: Context) -> Iterator[Finding]:
 
 
 def _launches(c: Call) -> bool:
-    return c.dotted in _LAUNCHERS and not _forks(c.node)
+    return c.dotted in XLA_LAUNCHERS and not _forks(c)
 
 
-def _forks(call: ast.Call) -> bool:
-    return any(
-        k.arg == "start_method" and isinstance(k.value, ast.Constant) and k.value.value == "fork"
-        for k in call.keywords
-    )
+def _forks(c: Call) -> bool:
+    k = c.kw("start_method")
+    return k is not None and isinstance(k.value, ast.Constant) and k.value.value == "fork"
 
 
 def _main_guard(st: ast.If) -> bool:
