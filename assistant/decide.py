@@ -81,6 +81,29 @@ FEATURES = (
     "lookalike",
 )
 
+# The direction each feature's meaning gives its coefficient, which the fit keeps
+# (`scripts/calibrate.py`, step 2): +1 for evidence for the entry (its signatures, words and
+# meaning, its lead over the runner-up, the TPU named), -1 for evidence against it (another device
+# or service named, a closer look-alike), 0 where the meaning gives none (the input's length). Left
+# free, the fit gave the lead over the runner-up a negative weight: on reports the knowledge base
+# was written from, closeness already says it, and the two overlap. On the written blind sets the
+# lead is what right answers have and answered look-alikes lack (0.5-0.7 against under 0.1).
+FEATURE_SIGNS = {
+    "sig": 1,
+    "lex": 1,
+    "dense": 1,
+    "margin": 1,
+    "domain": 1,
+    "other_accel": -1,
+    "other_service": -1,
+    "score": 1,
+    "long": 0,
+    "agree": 1,
+    "closeness": 1,
+    "tpu": 1,
+    "lookalike": -1,
+}
+
 # A signature this specific is TPU evidence (feature `tpu`) and settles an input in a script
 # nothing here reads (`unread`) or one naming a problem outside the guide (`outside_guide`).
 SPECIFIC_SIGNATURE = 0.8

@@ -144,3 +144,42 @@ def test_floors_that_rank_alike_are_told_apart_by_the_confidence_fit(calibrate_m
     asked = []
     key, params = pick(ranked, lambda p: asked.append(p) or 0.0)
     assert (key, params.dense_floor, asked) == ((1.8, 0.99), 0.15, [])
+
+
+def test_the_unbounded_fit_reaches_the_optimum(calibrate_module):
+    # the penalized log-loss's gradient vanishes at the solution (the bias is not penalized)
+    x, y, sw, _ = _data(signal=2.0, seed=5)
+    ridge = 0.1
+    w = calibrate_module.fit_logistic(x, y, ridge, sw)
+    X = np.hstack([np.ones((len(x), 1)), x])
+    p = 1 / (1 + np.exp(-(X @ w)))
+    grad = X.T @ (sw * (p - y)) + ridge * np.r_[0.0, w[1:]]
+    assert np.abs(grad).max() < 1e-4
+    assert w[1] > 0 > w[2]  # the generating model's signs
+
+
+def test_signs_keep_each_coefficient_on_the_side_its_meaning_gives(calibrate_module):
+    x, y, sw, _ = _data(signal=2.0, seed=5)
+    # the second feature truly lowers the odds; told it can only raise them, it is left out (0),
+    # and the features whose side agrees with the data keep their sign
+    w = calibrate_module.fit_logistic(x, y, 0.1, sw, signs=[1, 1, 0, -1])
+    assert w[1] > 0 and w[2] == 0.0 and w[4] <= 0.0
+    free = calibrate_module.fit_logistic(x, y, 0.1, sw, signs=[0, 0, 0, 0])
+    assert np.allclose(free, calibrate_module.fit_logistic(x, y, 0.1, sw), atol=1e-6)
+
+
+def test_every_confidence_feature_has_a_direction():
+    from assistant.decide import FEATURE_SIGNS, FEATURES
+
+    assert set(FEATURE_SIGNS) == set(FEATURES)
+    assert set(FEATURE_SIGNS.values()) <= {-1, 0, 1}
+
+
+def test_the_shipped_confidence_keeps_every_coefficient_on_its_side():
+    from assistant.calibration import shipped
+    from assistant.decide import FEATURE_SIGNS
+
+    cal = shipped()
+    for model in (cal.confidence, cal.confidence_nodense):
+        for name, coef in model.coef.items():
+            assert FEATURE_SIGNS[name] * coef >= 0, (name, coef)

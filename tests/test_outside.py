@@ -525,6 +525,13 @@ NOT_OUTSIDE = [
     "No such file or directory",
     "2024-03-02 10:11:12.345678: W external/xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] "
     "Unable to register cuDNN factory: libcudnn.so.8: cannot open shared object file",
+    # JAX's start-up probe of the GPU platforms, logged on every TPU VM
+    "I0308 13:45:12.448390 140213 xla_bridge.py:660] Unable to initialize backend 'rocm': "
+    "module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'",
+    # google-auth's warning about user credentials: what might happen, not a quota exceeded
+    "/usr/lib/python3/site-packages/google/auth/_default.py:76: UserWarning: Your application "
+    "has authenticated using end user credentials from Google Cloud SDK without a quota project. "
+    'You might receive a "quota exceeded" or "API not enabled" error.',
 ]
 
 

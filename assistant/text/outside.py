@@ -641,10 +641,19 @@ _RULES: tuple[_Rule, ...] = (
 
 KINDS = tuple(rule.kind for rule in _RULES)
 
-# Lines that look like a failed install and are harmless: TensorFlow logs at every start on a
-# machine without a GPU (a TPU VM, Colab) that it could not load the CUDA libraries.
+# Lines that look like a problem outside the guide and are harmless:
+# - TensorFlow logs at every start on a machine without a GPU (a TPU VM, Colab) that it could not
+#   load the CUDA libraries;
+# - JAX probes every platform at start-up and logs, at INFO, each GPU backend it could not start
+#   ("Unable to initialize backend 'rocm': module 'jaxlib.xla_extension' has no attribute
+#   'GpuAllocatorConfig'"), whatever the TPU then does;
+# - google-auth warns, whenever user credentials have no quota project, that a "quota exceeded"
+#   error might follow: a warning of what could happen, not a quota that ran out.
 _HARMLESS = re.compile(
-    r"Could not load dynamic library|dso_loader|\blib(?:cu\w*|nv\w*|tensorrt\w*)\.so", re.I
+    r"Could not load dynamic library|dso_loader|\blib(?:cu\w*|nv\w*|tensorrt\w*)\.so|"
+    r"\bUnable to initialize backend '(?:cuda|rocm|gpu|metal)'|"
+    r"\bYou might receive a \"quota exceeded\"",
+    re.I,
 )
 
 
