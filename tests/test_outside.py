@@ -128,6 +128,8 @@ CREATE_REQUEST = [
     "execute ctpu tf-versions",
     '2019/12/19 11:02:29 invalid tensorflow version "nightly-1.x" (non-empty modifier); please set '
     "the --gce-image flag",
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) unrecognized arguments: --zone_name=us-east1-d "
+    "(did you mean '--zone'?)",
 ]
 BILLING = [
     "How much does a v5p-128 slice cost per day in us-east5?",
@@ -168,6 +170,8 @@ PROCESS_COUNT = [
     "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
 ]
 DATA_LOADING = [
+    "tensorflow.python.framework.errors_impl.DataLossError: corrupted record at 52428731",
+    "W tensorflow/core/framework/op_kernel.cc:1827] DATA_LOSS: truncated record at 1048576",
     "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
     "shared memory (shm).",
     "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a "
@@ -525,6 +529,8 @@ NOT_OUTSIDE = [
     "No such file or directory",
     "2024-03-02 10:11:12.345678: W external/xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] "
     "Unable to register cuDNN factory: libcudnn.so.8: cannot open shared object file",
+    # a flag an old gcloud does not know yet: gcloud-component-manager's update, not a typo
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) unrecognized arguments: --spot",
     # JAX's start-up probe of the GPU platforms, logged on every TPU VM
     "I0308 13:45:12.448390 140213 xla_bridge.py:660] Unable to initialize backend 'rocm': "
     "module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'",

@@ -247,6 +247,11 @@ def test_device_memory_in_use_is_read_against_its_capacity():
     )
     assert read_profile("batch size is 8 per device").per_core_batch == 8
     assert read_profile("per-chip batch\n256").per_core_batch == 256  # a table's column
+    # in brackets after the global batch
+    assert read_profile("Global batch 16 (2 per chip) because").per_core_batch == 2
+    assert read_profile("batch 256 (32/core), bf16").per_core_batch == 32
+    assert read_profile("lote global de 64 (8 por chip)").per_core_batch == 8
+    assert read_profile("batch 64 (see above) per chip").per_core_batch is None
     # a question about the batch, whose next sentence starts with a number, states no batch
     assert (
         read_profile("Which per-device batch is sane? 2 ideas come to mind").per_core_batch is None
@@ -325,6 +330,20 @@ def test_a_low_mxu_figure_beside_mostly_free_memory_tips_it_to_a_small_batch(eng
     assert not answer.abstained and answer.results[0].id == "small-batch"
 
 
+def test_a_low_mxu_figure_beside_a_tiny_per_core_batch_tips_it_to_a_small_batch():
+    # a few rows per core cannot fill the matrix units: the batch explains the figure, as narrow
+    # layers do, and low-mxu's rule of a busy TPU steps aside
+    text = "global batch 32 (4 per chip), FLOPS utilization about 5%, step time 45 ms"
+    assert {h.entry_id: h.weight for h in route(read_profile(text))} == {"small-batch": 0.9}
+    assert {h.entry_id: h.weight for h in route(read_profile("per-core batch 4"))} == {
+        "small-batch": 0.6
+    }
+    # a batch lowered to fit in memory is not the cause of the low figure
+    lowered = "per-core batch 2 or it runs out of memory; MXU utilization 6%"
+    weights = {h.entry_id: h.weight for h in route(read_profile(lowered))}
+    assert "small-batch" not in weights and weights["low-mxu"] == 0.6
+
+
 NARROW_MLP = """
 x = layers.Dense(48, activation="relu")(x)
 x = layers.Dense(24, activation="relu")(x)
@@ -342,6 +361,17 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
     # the MXU's width is not narrow; one layer alone (a classifier head) does not show the model
     assert read_profile("Dense(512), Dense(10)").widest_layer == 512
     assert read_profile("model.add(Dense(10))").widest_layer is None
+    # an MLP's hidden width said in words
+    for text in (
+        "RL value net: MLP with 4 layers, hidden 64, input 48, output 1",
+        "a 3-layer MLP, hidden_dim=64",
+        "two layers of 64 hidden units",
+        "um MLP com 3 camadas ocultas de 64",
+    ):
+        assert read_profile(text).widest_layer == 64, text
+    # a transformer's hidden_size is its model width, and "hidden" alone is no width
+    assert read_profile("12 layers, hidden_size 768").widest_layer is None
+    assert read_profile("I have 64 hidden states").widest_layer is None
     assert _routed(NARROW_MLP) == {"small-layers": 0.6, "tensor-padding": 0.6}
     # a low MXU figure as well is explained by the narrow layers: small-layers, not low-mxu
     both = _routed(NARROW_MLP + "MXU utilization: 3%, TPU idle time 2%")
@@ -855,12 +885,16 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
         "in my setup the TPU is idle while the host VM prepares the input, ~2 s per step",
         "a TPU fica ociosa enquanto a CPU monta o próximo lote",
         "entre um step e outro ficam uns 90 ms sem nada rodando em nenhum dos 8 chips",
+        "the trace viewer shows the TPU busy in little slivers, ~5ms of work",
+        "about 5 ms of device work and then a big gap before the next step",
     ]:
         assert read_profile(text).idle_gaps == 1, text
         assert _routed(text) == ["input-bottleneck", "steps-per-execution"], text
     # ... and the input figure still tells the two apart
     assert _routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
     assert not read_profile("the gap between GPU and TPU prices")
+    assert not read_profile("a gap before the next release of jax")
+    assert not read_profile("the team was busy in bursts all week").idle_gaps
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
 
 

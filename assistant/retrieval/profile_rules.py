@@ -43,11 +43,13 @@ The guide separates slow-training problems by where the step time goes:
   guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`. A
   low MXU figure as well is what such a batch leaves (the units are not filled), and tips it to
   `small-batch` the way narrow layers tip it to `small-layers`;
-- a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`;
-  where the report names memory as what limits it (out of memory, a model that does not fit), the
-  batch is what was left once it had been lowered to fit → `batch-or-model-too-large`, the guide's
-  "the model is too large" (over the labelled and written sets, 9 of the 10 reports with a
-  per-core batch under 8 were about memory, and the one about speed named none);
+- a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`; a
+  low MXU figure as well is what such a batch leaves, and tips it to `small-batch` rather than
+  `low-mxu` (as narrow layers tip it to `small-layers`); where the report names memory as what
+  limits it (out of memory, a model that does not fit), the batch is what was left once it had
+  been lowered to fit → `batch-or-model-too-large`, the guide's "the model is too large" (over
+  the labelled and written sets, 9 of the 10 reports with a per-core batch under 8 were about
+  memory, and the one about speed named none);
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
   more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`);
@@ -132,6 +134,12 @@ def _waits_for_input(p: ProfileFigures) -> bool:
 def _tiny_batch(p: ProfileFigures) -> bool:
     """A per-core batch under the TPU's tile along the batch dimension."""
     return p.per_core_batch is not None and p.per_core_batch < TILE_BATCH
+
+
+def _few(p: ProfileFigures) -> bool:
+    """A tiny per-core batch chosen, not one lowered to fit in memory: too few rows to fill the
+    MXU, `small-batch`'s own problem."""
+    return _tiny_batch(p) and not p.memory_bound
 
 
 def _rules_input_out(p: ProfileFigures) -> bool:
@@ -273,7 +281,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "busy-but-low-mxu",
         "low-mxu",
-        lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p)),
+        lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p) or _few(p)),
         lambda p: _known(**_compute_use(p), tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
@@ -358,8 +366,9 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "tiny-per-core-batch",
         "small-batch",
-        lambda p: _tiny_batch(p) and not p.memory_bound,
-        lambda p: _known(per_core_batch=p.per_core_batch),
+        _few,
+        lambda p: _known(per_core_batch=p.per_core_batch, **_compute_use(p)),
+        lambda p: AGREEING if _low_mxu(p) else WEIGHT,
     ),
     ProfileRule(
         "batch-lowered-to-fit",

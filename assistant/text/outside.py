@@ -323,6 +323,11 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
             r"\s*(?:INVALID_ARGUMENT|ALREADY_EXISTS|FAILED_PRECONDITION)\b|"
+            # a flag mistyped, which gcloud names ("unrecognized arguments: --accelerator_type=…
+            # (did you mean '--accelerator-type'?)"); a flag an old gcloud does not know yet
+            # ("unrecognized arguments: --spot") is gcloud-component-manager's, an update
+            r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
+            r"\s*unrecognized arguments:[^\n]{0,80}\(did you mean '--[\w-]+'\?\)|"
             r"\bInvalid runtime version\b|"
             # ctpu, the TPU Node era's creation tool, refusing its --tf-version
             r"\"[\w.-]+\" TensorFlow version not available\b|\binvalid tensorflow version \"",
@@ -461,6 +466,9 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bRuntimeError: Already borrowed\b|\b(?:pyo3_runtime\.)?PanicException\b|"
             r"\bimage file is truncated\b|\bUnidentifiedImageError\b|"
+            # a TFRecord file cut short or damaged (an interrupted copy): tf.data stops at the same
+            # record every time
+            r"\b(?:corrupted|truncated) record at \d+|"
             r"\bDataLoader worker \(pid(?:\(s\)|s)?\s[^)]{0,40}\) "
             r"(?:is killed by signal|exited unexpectedly)|"
             r"\bUnexpected bus error encountered in worker\b|"

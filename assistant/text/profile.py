@@ -148,6 +148,12 @@ _PER_CORE_BATCH = [
         r"(?:per|por)\s+(?:core|device|replica|chip|n[uú]cleo|dispositivo)",
         re.I,
     ),
+    # in brackets after the global batch: "global batch 16 (2 per chip)", "batch 256 (32/core)"
+    re.compile(
+        r"\b(?:batch(?:[- ]size)?|lote)\b[^\n.;()]{0,30}?\(\s*(?:i\.e\.,?\s*|=\s*|~\s*)?"
+        r"(\d{1,6})\s*(?:per\s+|por\s+|/\s*)(?:core|device|replica|chip|n[uú]cleo|dispositivo)s?\b",
+        re.I,
+    ),
 ]
 
 
@@ -159,14 +165,18 @@ def per_core_batch_spans(text: str) -> list[tuple[int, int]]:
 
 # The trace viewer described rather than quoted: the device idle in gaps between its steps ("~130 ms
 # gaps between my train_step executions", "nothing on the TPU until the next step", "busy only a
-# sliver of each step", "a TPU fica parada entre os steps"). No figure, but the same finding as a
-# high TPU idle time.
+# sliver of each step", "busy in little slivers, then a big gap before the next step", "a TPU fica
+# parada entre os steps"). No figure, but the same finding as a high TPU idle time.
 _IDLE_GAPS = re.compile(
     r"\bgaps?\s+(?:of\s+[^\n.]{0,20}\s+)?between\s+(?:[\w`()-]+\s+){0,3}?"
     r"(?:steps?|train_steps?|executions?|iterations?|batches|calls)\b"
     r"|\bnothing\s+(?:at\s+all\s+|running\s+)?on\s+(?:the\s+)?(?:device|TPU)\b"
     r"|\b(?:TPU|device)\s+(?:is\s+|sits\s+|stays\s+|was\s+)?idle\s+(?:between|while)\b"
     r"|\bbusy\s+(?:for\s+)?only\s+(?:a\s+(?:sliver|fraction)|~?\d)"
+    # "busy in little slivers", "a big gap before the next step"
+    r"|\b(?:TPU|device|chips?|cores?)\s+(?:is\s+|was\s+)?busy\s+(?:in|for)\s+"
+    r"(?:little\s+|tiny\s+|short\s+|small\s+)?(?:slivers|bursts|blips)\b"
+    r"|\bgaps?\s+(?:before|until)\s+(?:the\s+)?next\s+(?:step|execution|iteration|batch|call)\b"
     # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
     r"|\brest\s+(?:of\s+(?:the\s+)?(?:step|time)\s+)?(?:is|was)\s+(?:host\s*(?:/|and|or)\s*)?"
     r"(?:TPU\s+|device\s+)?idle\b"
@@ -378,6 +388,15 @@ _LAYERS_WIDE = [
         re.I,
     ),
     re.compile(r"\b(\d{1,5})[- ](?:unit|neuron|wide)\s+(?:dense\s+|hidden\s+)?layers\b", re.I),
+    # an MLP's size given as its hidden width: "MLP with 4 layers, hidden 64", "3 layers,
+    # hidden_dim=48", "64 hidden units", "camadas ocultas de 64"
+    re.compile(
+        r"\b(?:mlp|layers?|camadas?)\b[^\n.;]{0,40}?\bhidden(?:[_ ](?:dim|units|width))?"
+        r"\s*[:=]?\s*(\d{1,5})\b",
+        re.I,
+    ),
+    re.compile(r"\b(\d{1,5})\s+hidden\s+(?:units|neurons|dims?|features)\b", re.I),
+    re.compile(r"\bcamadas?\s+(?:ocultas?|escondidas?)\s+(?:de|com)\s+(\d{1,5})\b", re.I),
     re.compile(
         r"\bcamadas\s+(?:densas\s+|ocultas\s+|escondidas\s+|lineares\s+)?(?:de|com)\s+"
         r"(\d{1,5})\s+(?:unidades|neur[oô]nios)\b",
