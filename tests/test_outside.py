@@ -218,6 +218,7 @@ COMPILER = [
     "It should not be possible to run out of vmem - please file a bug against XLA.",
 ]
 EXPORT = [
+    "[06/12/2024-14:02:12] [E] Failed to parse onnx file",
     "loc(callsite(\"sequential/lstm/TensorArrayV2_1\")): error: 'tf.TensorListReserve' op is "
     "neither a custom op nor a flex op",
     "ERROR:tf2onnx.tfonnx:Unsupported ops: Counter({'XlaDotV2': 48, 'XlaReduceWindow': 6})",

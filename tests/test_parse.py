@@ -483,3 +483,21 @@ def test_clearly_portuguese_needs_more_than_an_accent(text, clearly):
     from assistant.text.parse import clearly_portuguese
 
     assert clearly_portuguese(text) is clearly
+
+
+def test_an_api_error_printed_as_yaml_is_a_key_line():
+    # `gcloud … queued-resources describe` prints the failure under failedData, as YAML
+    raw = "\n".join(
+        [
+            "queued resource goes FAILED right away",
+            "",
+            "state:",
+            "  state: FAILED",
+            "  failedData:",
+            "    error:",
+            "      code: 8",
+            "      message: \"Quota limit 'TPUV5PPodPerProjectPerZoneForTPUAPI' has been exceeded.\"",
+            *[f"  field{i}: value{i}" for i in range(12)],
+        ]
+    )
+    assert any("Quota limit" in k["text"] for k in parse(raw).key_lines)

@@ -491,7 +491,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bUnsupported ops: Counter\((?:\{[^}\n]{0,80}\}\))?|"
             r"\bExporting the operator '?[\w:.]+'? to ONNX opset version \d+ is not supported\b|"
             r"\bUnsupportedOperatorError\b|"
-            r"\bPyTorch convert function for op '\w+' not implemented\b",
+            r"\bPyTorch convert function for op '\w+' not implemented\b|"
+            # TensorRT's ONNX parser meeting a node it has no importer or plugin for
+            r"\bFailed to parse onnx file\b|\bimportFallbackPluginImporter\b",
             re.I,
         ),
     ),

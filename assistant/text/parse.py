@@ -178,8 +178,9 @@ _NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER)
 # The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
 # `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
 # no more capacity in the zone…"`, and the message line states the error in plain words that
-# need not contain an error word
-_API_MESSAGE = re.compile(r'^\s*"message"\s*:\s*"')
+# need not contain an error word; `describe` prints the same error as YAML (`message: "Quota limit
+# '…' has been exceeded…"` under a queued resource's `failedData`)
+_API_MESSAGE = re.compile(r"""^\s*"?message"?\s*:\s*["']""")
 
 
 @dataclass
