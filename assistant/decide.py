@@ -65,26 +65,11 @@ from .text.parse import SHORT_INPUT_WORDS
 if TYPE_CHECKING:
     from .engine import Retrieval
 
-FEATURES = (
-    "sig",
-    "lex",
-    "dense",
-    "margin",
-    "domain",
-    "other_accel",
-    "other_service",
-    "score",
-    "long",
-    "agree",
-    "closeness",
-    "tpu",
-    "lookalike",
-)
-
-# The direction each feature's meaning gives its coefficient, which the fit keeps
-# (`scripts/calibrate.py`, step 2): +1 for evidence for the entry (its signatures, words and
-# meaning, its lead over the runner-up, the TPU named), -1 for evidence against it (another device
-# or service named, a closer look-alike), 0 where the meaning gives none (the input's length). Left
+# The confidence model's features and the direction each one's meaning gives its coefficient,
+# which the fit keeps (`scripts/calibrate.py`, step 2): +1 for evidence for the entry (its
+# signatures, words and meaning, its lead over the runner-up, the TPU named), -1 for evidence
+# against it (another device or service named, a closer look-alike), 0 where the meaning gives
+# none (the input's length). Left
 # free, the fit gave the lead over the runner-up a negative weight: on reports the knowledge base
 # was written from, closeness already says it, and the two overlap. On the written blind sets the
 # lead is what right answers have and answered look-alikes lack (0.5-0.7 against under 0.1).
@@ -103,6 +88,7 @@ FEATURE_SIGNS = {
     "tpu": 1,
     "lookalike": -1,
 }
+FEATURES = tuple(FEATURE_SIGNS)  # in the order the fit and `features` use
 
 # A signature this specific is TPU evidence (feature `tpu`) and settles an input in a script
 # nothing here reads (`unread`) or one naming a problem outside the guide (`outside_guide`).

@@ -322,12 +322,11 @@ _RULES: tuple[_Rule, ...] = (
         "create_request",
         re.compile(
             r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
-            r"\s*(?:INVALID_ARGUMENT|ALREADY_EXISTS|FAILED_PRECONDITION)\b|"
+            r"\s*(?:(?:INVALID_ARGUMENT|ALREADY_EXISTS|FAILED_PRECONDITION)\b|"
             # a flag mistyped, which gcloud names ("unrecognized arguments: --accelerator_type=…
             # (did you mean '--accelerator-type'?)"); a flag an old gcloud does not know yet
             # ("unrecognized arguments: --spot") is gcloud-component-manager's, an update
-            r"\(gcloud(?:\.alpha|\.beta)?\.compute\.tpus\.(?:tpu-vm\.|queued-resources\.)?create\)"
-            r"\s*unrecognized arguments:[^\n]{0,80}\(did you mean '--[\w-]+'\?\)|"
+            r"unrecognized arguments:[^\n]{0,80}\(did you mean '--[\w-]+'\?\))|"
             r"\bInvalid runtime version\b|"
             # ctpu, the TPU Node era's creation tool, refusing its --tf-version
             r"\"[\w.-]+\" TensorFlow version not available\b|\binvalid tensorflow version \"",

@@ -389,7 +389,7 @@ _LAYERS_WIDE = [
     ),
     re.compile(r"\b(\d{1,5})[- ](?:unit|neuron|wide)\s+(?:dense\s+|hidden\s+)?layers\b", re.I),
     # an MLP's size given as its hidden width: "MLP with 4 layers, hidden 64", "3 layers,
-    # hidden_dim=48", "64 hidden units", "camadas ocultas de 64"
+    # hidden_dim=48", "64 hidden units", "camadas ocultas de 64" (with or without the units)
     re.compile(
         r"\b(?:mlp|layers?|camadas?)\b[^\n.;]{0,40}?\bhidden(?:[_ ](?:dim|units|width))?"
         r"\s*[:=]?\s*(\d{1,5})\b",
@@ -398,7 +398,7 @@ _LAYERS_WIDE = [
     re.compile(r"\b(\d{1,5})\s+hidden\s+(?:units|neurons|dims?|features)\b", re.I),
     re.compile(r"\bcamadas?\s+(?:ocultas?|escondidas?)\s+(?:de|com)\s+(\d{1,5})\b", re.I),
     re.compile(
-        r"\bcamadas\s+(?:densas\s+|ocultas\s+|escondidas\s+|lineares\s+)?(?:de|com)\s+"
+        r"\bcamadas\s+(?:densas\s+|lineares\s+)?(?:de|com)\s+"
         r"(\d{1,5})\s+(?:unidades|neur[oô]nios)\b",
         re.I,
     ),
