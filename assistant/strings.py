@@ -315,6 +315,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o Cloud Storage negou acesso à conta (“{text}”), uma permissão "
         "do bucket que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.storage_missing": (
+        "line {line} says Cloud Storage has no object at the path the program asked for "
+        "(“{text}”), a data path the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o Cloud Storage não tem nenhum objeto no caminho pedido pelo "
+        "programa (“{text}”), um caminho de dados que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
+    "note.outside.container_image": (
+        "line {line} says the pod's container image could not be pulled (“{text}”), so the job "
+        "never started; the troubleshooting guide behind tpu-assist does not cover registries",
+        "a linha {line} diz que a imagem de contêiner do pod não pôde ser baixada (“{text}”), e "
+        "o job nem começou; o guia de solução de problemas por trás do tpu-assist não cobre "
+        "registros de imagens",
+    ),
     "note.outside.disk_full": (
         "line {line} says a disk is full (“{text}”), the machine's own storage and not the TPU's "
         "memory, which the troubleshooting guide behind tpu-assist does not cover",
@@ -978,6 +992,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "one jitted function compiled {value} times",
         "uma função jit compilada {value} vezes",
     ),
+    "profile.reads_for": (
+        "{scalar_reads} values read back to Python for {execute_count} graph executions",
+        "{scalar_reads} valores lidos de volta no Python para {execute_count} execuções de grafo",
+    ),
+    "profile.steps_per_execution": (
+        "{value} steps per call to the TPU (steps_per_execution)",
+        "{value} passos por chamada à TPU (steps_per_execution)",
+    ),
     "profile.compiles": ("{compile_count} XLA compilations", "{compile_count} compilações do XLA"),
     "profile.compiles_for": (
         "{compile_count} XLA compilations for {execute_count} executions",
@@ -1491,6 +1513,32 @@ STRINGS: dict[str, tuple[str, str]] = {
         "o próprio host da TPU que lê os dados e grava checkpoints e resumos, e ele não enxerga o "
         "disco desta máquina: coloque-os num bucket do Cloud Storage (gs://BUCKET/...) que a "
         "conta de serviço da TPU possa usar.",
+    ),
+    "answer.note_outside.storage_missing": (
+        "Line {line} says Cloud Storage has no object at the path the program asked for "
+        "(“{text}”), which the guide I answer from does not cover: the TPU reached the bucket, "
+        "and the file is not where the code looks. List what is there and compare it with the "
+        "path in the message (`gcloud storage ls gs://BUCKET/PREFIX/`); a dataset's new version "
+        "may have renamed or moved its files, and a Kaggle dataset's GCS path changes with it.",
+        "A linha {line} diz que o Cloud Storage não tem nenhum objeto no caminho pedido pelo "
+        "programa (“{text}”), o que o guia em que me baseio não cobre: a TPU chegou ao bucket, "
+        "e o arquivo não está onde o código procura. Liste o que há lá e compare com o caminho "
+        "da mensagem (`gcloud storage ls gs://BUCKET/PREFIXO/`); uma nova versão do dataset pode "
+        "ter renomeado ou movido os arquivos, e o caminho no GCS de um dataset do Kaggle muda "
+        "junto.",
+    ),
+    "answer.note_outside.container_image": (
+        "Line {line} says Kubernetes could not pull the pod's container image (“{text}”): the "
+        "pod never started, so the TPU was never reached, and the guide I answer from does not "
+        "cover registries. Read the reason in the pod's events (`kubectl describe pod POD`): a "
+        "403 means the node pool's service account may not read the repository (grant it "
+        "Artifact Registry Reader on it), a 404 or `not found` a wrong image name or tag.",
+        "A linha {line} diz que o Kubernetes não conseguiu baixar a imagem de contêiner do pod "
+        "(“{text}”): o pod nem começou, então a TPU nunca foi alcançada, e o guia em que me "
+        "baseio não cobre registros de imagens. Leia o motivo nos eventos do pod (`kubectl "
+        "describe pod POD`): um 403 quer dizer que a conta de serviço do pool de nós não pode "
+        "ler o repositório (dê a ela Artifact Registry Reader nele); um 404 ou `not found`, um "
+        "nome ou tag de imagem errado.",
     ),
     "answer.note_outside.storage_access": (
         "Line {line} says Cloud Storage refused the account access to a bucket or an object "

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from assistant.calibration import Calibration, Confidence
-from assistant.decide import runner_ups
+from assistant.decide import runner_ups, settled_lead
 from assistant.retrieval.fusion import Evidence, Scored, dense_scaled, fuse
 from assistant.retrieval.lexical import BM25
 from assistant.retrieval.signatures import match_signatures
@@ -198,6 +198,43 @@ def test_without_a_settling_signature_the_fused_order_stands():
     assert [s.entry_id for s in runner_ups(weak, related)] == ["x", "batch-or-model-too-large"]
     excluded = [_scored("hbm-oom", 0.9, sig=1.0, exclude=0.8), *weak[1:]]
     assert [s.entry_id for s in runner_ups(excluded, related)] == ["x", "batch-or-model-too-large"]
+
+
+def test_a_settled_answer_well_ahead_stands_whatever_the_confidence_model_says(engine):
+    assert settled_lead(_scored("op-unavailable", 0.98, sig=0.8), margin=0.7)
+    assert not settled_lead(_scored("op-unavailable", 0.98, sig=0.8), margin=0.3)  # a close call
+    assert not settled_lead(_scored("op-unavailable", 0.6, sig=0.6), margin=0.7)  # not specific
+    excluded = _scored("op-unavailable", 0.98, sig=1.0, exclude=0.5)  # a look-alike contests it
+    assert not settled_lead(excluded, margin=0.7)
+    # a job's log around a global batch that does not divide among the devices: the line settles
+    # it, the rest of the log wins none of the dense and lexical views (the model alone: 0.15)
+    log = "\n".join(
+        [
+            "==> /var/log/jobs/run-0931/worker-0.log <==",
+            "2025-03-09 08:12:40 [launcher] cmd: python3 -m lm.train --config configs/small.y"
+            "aml --set data.global_batch=100",
+            "I0309 08:12:47.118640 140102277338944 train.py:66] jax.device_count()=8 local_de"
+            "vice_count()=8 process_count()=1",
+            "I0309 08:12:47.120071 140102277338944 train.py:71] mesh: Mesh('data': 8)",
+            "I0309 08:12:47.120522 140102277338944 train.py:80] config: {'global_batch': 100,"
+            " 'seq_len': 2048, 'lr': 1e-4, 'dtype': 'bfloat16'}",
+            "I0309 08:12:53.002338 140102277338944 data.py:114] opened 214 shards from /mnt/d"
+            "isks/data/tok/train-*.arrayrecord",
+            "Traceback (most recent call last):",
+            '  File "/opt/lm/lm/train.py", line 240, in <module>',
+            "    main()",
+            '  File "/opt/lm/lm/train.py", line 188, in main',
+            "    batch = jax.device_put(next(it), data_sharding)",
+            "ValueError: One of device_put args was given the sharding of NamedSharding(mesh="
+            "Mesh('data': 8), spec=PartitionSpec('data',)), which implies that the global siz"
+            "e of its dimension 0 should be divisible by 8, but it is equal to 100 (full shap"
+            "e: (100, 2048))",
+            "2025-03-09 08:12:54 [launcher] exit code 1, not retrying (non-retryable)",
+        ]
+    )
+    a = engine.ask(log)
+    assert a.best.id == "batch-or-model-too-large" and not a.abstained
+    assert a.best.confidence >= 0.5
 
 
 def test_a_neighbour_runner_up_says_why(engine):

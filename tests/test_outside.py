@@ -104,6 +104,16 @@ STORAGE = [
     "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme '[local]' not "
     "implemented (file: './data/train-00000.tfrecord')",
 ]
+STORAGE_MISSING = [
+    '    "message": "No such object: kds-7f3a/train_tfrecords/ld_train00-1338.tfrec",',
+    "tensorflow.python.framework.errors_impl.NotFoundError: gs://my-bucket/data/train-00003.tfrec; "
+    "No such file or directory",
+]
+CONTAINER_IMAGE = [
+    '  Warning  Failed   4m40s (x4 over 6m10s)  kubelet  Failed to pull image "us-docker.pkg.dev/'
+    'lab/train/jax-tpu:0.4.30": failed to authorize: 403 Forbidden',
+    "  Warning  Failed   4m25s (x6 over 6m9s)   kubelet  Error: ImagePullBackOff",
+]
 STORAGE_ACCESS = [
     "google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/"
     "imagenet-shards/o?prefix=train: svc-train@lab-4471.iam.gserviceaccount.com does not have "
@@ -170,6 +180,7 @@ PROCESS_COUNT = [
     "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
 ]
 DATA_LOADING = [
+    "  (0) INVALID_ARGUMENT:  Unknown image file format. One of JPEG, PNG, GIF, BMP required.",
     "tensorflow.python.framework.errors_impl.DataLossError: corrupted record at 52428731",
     "W tensorflow/core/framework/op_kernel.cc:1827] DATA_LOSS: truncated record at 1048576",
     "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
@@ -577,6 +588,8 @@ def _outside(text: str):
         *[("index_range", x) for x in INDEX_RANGE],
         *[("replication", x) for x in REPLICATION],
         *[("storage_access", x) for x in STORAGE_ACCESS],
+        *[("storage_missing", x) for x in STORAGE_MISSING],
+        *[("container_image", x) for x in CONTAINER_IMAGE],
         *[("regression", x) for x in REGRESSION],
     ],
 )

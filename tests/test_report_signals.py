@@ -132,6 +132,17 @@ def test_profile_figures_route_between_look_alike_slowdowns():
     assert _routed("TPU idle time: 62%, 0.7% of the total step time is waiting for input") == [
         "steps-per-execution"
     ]
+    # ... unless the code already runs many steps per call to the TPU: its fix is in place
+    spe = "model.compile(..., steps_per_execution=32)\nTPU idle 62%, input 0.7% of step time"
+    assert read_profile(spe).steps_per_execution == 32
+    assert _routed(spe) == []
+    assert read_profile("iterations_per_loop: 100").steps_per_execution == 100
+    assert read_profile("steps_per_execution 1 -> 64").steps_per_execution == 64
+    one = "compile(steps_per_execution=1)\nTPU idle 62%, input 0.7% of step time"
+    assert _routed(one) == ["steps-per-execution"]
+    # ... and with the input ruled out too, the TPU's own work is what is left to read
+    mlp = "Dense(64), Dense(32), Dense(1); steps_per_execution=32\nFLOPS utilization 0.4%, duty cycle 61%, input 3%"
+    assert _routed(mlp) == ["small-layers", "tensor-padding"]
     assert _routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
     assert _routed("per-core batch size: 2") == ["small-batch"]
     assert _routed("MXU utilization: 71%, TPU idle time: 3%") == []
@@ -188,6 +199,14 @@ def test_this_versions_readings_of_a_pasted_run():
     assert _routed(faster) == ["input-bottleneck"]
     assert read_profile("synthetic data gives the same step time").synthetic_faster is None
     assert read_profile("com dados sintéticos fica bem mais rápido").synthetic_faster == 1
+    # the fake data named by the call that makes it, "a fake dataset" too
+    fake = "swapped in a fake one returning torch.randn tensors -> 9.8 it/s"
+    assert read_profile(fake).synthetic_faster == 1
+    assert read_profile("with a fake dataset it goes faster").synthetic_faster == 1
+    # ... which agrees with a host busy producing the input: both findings weigh more together
+    both = fake + "\n8 python processes at ~100% each, the other 88 vCPUs basically idle"
+    (hit,) = route(read_profile(both))
+    assert hit.entry_id == "input-bottleneck" and hit.weight == AGREEING
     # one jitted function compiled again: a new input shape
     log = "\n".join(
         f"WARNING:absl:Finished XLA compilation of jit(train_step) in {s}s" for s in (40.1, 38.7)
@@ -227,6 +246,10 @@ def test_overview_duty_cycle_and_breakdown_are_read():
         "duty cycle de apenas 20%",
     ):
         assert read_profile(text).tpu_idle == 80.0, text
+    # the breakdown as copied, a duration and then its share of the step in brackets
+    assert read_profile("TPU idle: 225.9 ms (92.2%)").tpu_idle == 92.2
+    assert read_profile("Host idle time: 3.1 ms (4%)").host_idle == 4.0
+    assert read_profile("TPU idle: 225.9 ms").tpu_idle is None  # a duration is no share
     assert read_profile("MFU is about 12% on the v5e").mfu == 12.0
     assert not read_profile("the duty cycle page took 100% of my attention")
 
@@ -358,6 +381,13 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
     assert read_profile(NARROW_MLP).widest_layer == 48
     assert read_profile("nn.Linear(40, 64), nn.Linear(64, 32)").widest_layer == 64
     assert read_profile("h = nn.Dense(features=32)(x); y = nn.Dense(16)(h)").widest_layer == 32
+    # Flax's tabulate() table, a row per layer: the kernels' output features
+    table = "│ Dense_0 │ kernel: float32[40,32] │\n│ Dense_1 │ kernel: float32[32,64] │"
+    assert read_profile(table).widest_layer == 64
+    assert (
+        read_profile("│ Conv_0 │ kernel: bfloat16[3,3,3,96] │\n│ kernel: f32[96,10]").widest_layer
+        == 96
+    )
     # the MXU's width is not narrow; one layer alone (a classifier head) does not show the model
     assert read_profile("Dense(512), Dense(10)").widest_layer == 512
     assert read_profile("model.add(Dense(10))").widest_layer is None
@@ -402,6 +432,21 @@ def test_pytorch_xla_metrics_report_routes_recompilation_to_dynamic_shapes():
     assert _routed(4, 5000) == []
     # Many compilations, but a tiny share of a very long run: not the shapes changing every step.
     assert _routed(12, 100_000) == []
+
+
+def test_pytorch_xla_metrics_report_routes_a_value_read_every_step_to_the_host_round_trip():
+    def _routed(reads, executes=3451, metric="ExecuteReplicatedTime"):
+        text = METRICS_REPORT.format(compiles=3, executes=executes).replace("ExecuteTime", metric)
+        text += f"\nCounter: aten::_local_scalar_dense\n  Value: {reads}"
+        return [(h.entry_id, h.matched) for h in route(read_profile(text))]
+
+    # `.item()` twice a step: the loop waits for the device at every step
+    assert _routed(6902) == [
+        ("steps-per-execution", "6902 values read back to Python for 3451 graph executions")
+    ]
+    assert _routed(6902, metric="ExecuteTime")[0][0] == "steps-per-execution"
+    # a loss logged every 100 steps is not a loop that waits every step
+    assert _routed(35) == []
 
 
 def test_profile_figures_show_in_facts_and_why(engine):
@@ -924,6 +969,18 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
         "the host CPU is busy during the slow steps (one core at 100%), the TPU is idle",
     ]:
         assert not read_profile(text).host_feeding, text
+    # a pasted `top`: python processes pegged at a core each, the rest of the VM idle
+    top = (
+        "%Cpu(s):  2.3 us,  0.4 sy,  0.0 ni, 97.2 id,  0.0 wa,  0.0 hi,  0.1 si,  0.0 st\n"
+        "    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n"
+        "  11803 ana       20   0   48.1g   7.2g 402316 R 100.0   1.0  41:12.88 python3\n"
+        "  11802 ana       20   0   48.3g   7.4g 405112 R  99.7   1.0  41:10.03 python3\n"
+    )
+    assert read_profile(top).host_feeding == 1
+    one = top.rsplit("\n  11802", 1)[0]  # one process alone: XLA compiling looks the same
+    assert not read_profile(one).host_feeding
+    busy = top.replace("97.2 id", "12.0 id")  # every core busy: not a few pegged among idle ones
+    assert not read_profile(busy).host_feeding
     # a report that shows an error is not a slowdown: the rule stays out
     assert route(read_profile(gaps), shows_error=True)[0].signature_id == "profile:input-bound"
     # the profiler's "NOT input-bound" outweighs a description of the host

@@ -14,10 +14,17 @@ The guide separates slow-training problems by where the step time goes:
   already on the device, synthetic data that changes nothing, the analyzer's "NOT input-bound" in
   words) → the host between steps (`steps-per-execution`) alone, and `input-bottleneck` lowered, as
   with a low input figure;
+- the code already running many steps per call to the TPU (`steps_per_execution=32` in Keras's
+  compile(), `iterations_per_loop`): the host's round trip is then paid once for all of them, so
+  idle time does not point at `steps-per-execution`, whose fix is that setting (over the labelled
+  and written sets, 2 of the 40 reports with such a setting of 2 or more were that entry's); with
+  the input ruled out as well, the idle time has no cause to fix first, and the rules that read
+  the TPU's own work (narrow layers, a low MXU figure) apply as on a busy TPU;
 - the host described busy producing the next batch (its trace lane inside the data iterator, or a
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
-  figure or gaps (two findings that agree), and the gaps no longer point at `steps-per-execution`;
+  figure, gaps or a faster run on synthetic data (two findings that agree), and the gaps no
+  longer point at `steps-per-execution`;
 - the run measured faster on synthetic data than on the real input: the model keeps up, so the
   input is what the TPU waits for (`input-bottleneck`; idle time beside it is the input's, not the
   host's between steps);
@@ -53,6 +60,9 @@ The guide separates slow-training problems by where the step time goes:
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
   more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`);
+- a PyTorch/XLA metrics report whose host read a value back (`aten::_local_scalar_dense`:
+  `.item()`, a tensor printed) at least once for every graph executed: the loop stops for the
+  device at every step, the round trip the guide's `steps-per-execution` removes;
 - JAX's compile log (`jax_log_compiles`) showing one jitted function compiled twice or more: it
   compiles once per input shape, so again means a new shape (`dynamic-shape`).
 
@@ -77,6 +87,7 @@ AGREEING = 0.9
 # signature quoting it, and more than a layer width read from code, which only suggests it.
 MEASURED = 0.8
 RECOMPILES = 10  # compilations in one metrics report that mean shapes keep changing
+READS_BACK = 10  # values read back to Python in one metrics report: a loop's worth, not a print
 INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY input-bound"
 NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
 RULED_OUT = 0.5
@@ -154,6 +165,20 @@ def _idle(p: ProfileFigures) -> bool:
     return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
 
 
+def _many_steps_per_call(p: ProfileFigures) -> bool:
+    """The code already runs several steps per call to the TPU (`steps_per_execution=32`): the
+    host's round trip between steps, which idle time would otherwise point at, is already paid once
+    for many steps, and the idle time is something else's."""
+    return p.steps_per_execution is not None and p.steps_per_execution >= 2
+
+
+def _idle_to_fix(p: ProfileFigures) -> bool:
+    """The TPU idle much of the step for a reason to fix first: the input, or the host between
+    steps. Not so where the input is ruled out and the code already runs many steps per call:
+    then what the step does on the TPU (narrow layers, little matrix work) is what is left."""
+    return _idle(p) and not (_rules_input_out(p) and _many_steps_per_call(p))
+
+
 def _idle_shares(p: ProfileFigures) -> dict[str, float]:
     """The TPU's idle and input-wait figures of half the step or more (figures, not words)."""
     shares = {"tpu_idle": p.tpu_idle, "input_wait": p.input_wait}
@@ -215,6 +240,9 @@ def describe(figures: Mapping[str, float], lang: str) -> str:
         counts = {k: f"{figures[k]:g}" for k in ("compile_count", "execute_count") if k in figures}
         key = "profile.compiles_for" if "execute_count" in counts else "profile.compiles"
         return t(lang, key, **counts)
+    if "scalar_reads" in figures:
+        reads = {k: f"{figures[k]:g}" for k in ("scalar_reads", "execute_count") if k in figures}
+        return t(lang, "profile.reads_for", **reads)
     return ", ".join(t(lang, f"profile.{name}", value=f"{v:g}") for name, v in figures.items())
 
 
@@ -254,8 +282,14 @@ RULES: tuple[ProfileRule, ...] = (
         "host-feeding",
         "input-bottleneck",
         lambda p: bool(p.host_feeding) and not _rules_input_out(p),
-        lambda p: _known(tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps, host_feeding=p.host_feeding),
-        lambda p: AGREEING if _idle(p) else WEIGHT,
+        lambda p: _known(
+            tpu_idle=p.tpu_idle,
+            idle_gaps=p.idle_gaps,
+            host_feeding=p.host_feeding,
+            synthetic_faster=p.synthetic_faster,
+        ),
+        # beside an idle TPU, or a run faster on synthetic data: two findings that agree
+        lambda p: AGREEING if _idle(p) or p.synthetic_faster else WEIGHT,
         slowdown_only=True,
         tpu_evidence=False,
     ),
@@ -270,7 +304,11 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "idle-between-steps",
         "steps-per-execution",
-        lambda p: _idle(p) and not (_waits_for_input(p) or p.host_feeding or p.synthetic_faster),
+        lambda p: (
+            _idle(p)
+            and not (_waits_for_input(p) or p.host_feeding or p.synthetic_faster)
+            and not _many_steps_per_call(p)
+        ),
         lambda p: _known(
             tpu_idle=p.tpu_idle,
             idle_gaps=p.idle_gaps,
@@ -281,7 +319,9 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "busy-but-low-mxu",
         "low-mxu",
-        lambda p: _low_mxu(p) and not (_waits_for_input(p) or _idle(p) or _narrow(p) or _few(p)),
+        lambda p: (
+            _low_mxu(p) and not (_waits_for_input(p) or _idle_to_fix(p) or _narrow(p) or _few(p))
+        ),
         lambda p: _known(**_compute_use(p), tpu_idle=p.tpu_idle),
     ),
     ProfileRule(
@@ -295,7 +335,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "narrow-layers",
         "small-layers",
-        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p) or _padded(p)),
+        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle_to_fix(p) or _padded(p)),
         lambda p: {**_widths(p), **_known(**_compute_use(p))},
         lambda p: AGREEING if _low_mxu(p) else WEIGHT,
         slowdown_only=True,
@@ -303,14 +343,14 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "narrow-layers-padded",
         "tensor-padding",
-        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle_to_fix(p)),
         _widths,
         slowdown_only=True,
     ),
     ProfileRule(
         "width-off-tile",
         "tensor-padding",
-        lambda p: _off_tile(p) and not (_waits_for_input(p) or _idle(p)),
+        lambda p: _off_tile(p) and not (_waits_for_input(p) or _idle_to_fix(p)),
         _width_change,
         # a width the report changed and measured (slower, more memory) is a measurement
         lambda p: MEASURED if p.previous_width is not None else WEIGHT,
@@ -342,6 +382,19 @@ RULES: tuple[ProfileRule, ...] = (
             and (p.execute_count is None or p.compile_count * 20 > p.execute_count)
         ),
         lambda p: _known(compile_count=p.compile_count, execute_count=p.execute_count),
+    ),
+    ProfileRule(
+        # the host reading a value back (`.item()`) at every execution: the loop waits for the
+        # device each step, the round trip steps-per-execution removes
+        "reads-back-every-step",
+        "steps-per-execution",
+        lambda p: (
+            p.scalar_reads is not None
+            and p.scalar_reads >= READS_BACK
+            and p.execute_count is not None
+            and p.scalar_reads >= p.execute_count
+        ),
+        lambda p: _known(scalar_reads=p.scalar_reads, execute_count=p.execute_count),
     ),
     ProfileRule(
         "jit-recompiled",

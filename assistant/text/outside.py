@@ -5,8 +5,10 @@ installed, loaded or matched to its runtime (`install`), that the shell has no s
 notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
 TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused
 the account access to a bucket or an object (`storage_access`: an IAM permission such as
-storage.objects.get), that the loss or a tensor became NaN or infinite (`numerics`; not when the
-line says only the TPU does it), or that the machine's own RAM ran out (`host_memory`: a C++
+storage.objects.get) or has no object at the path asked for (`storage_missing`: a 404, "No such
+object"), that a Kubernetes pod could not pull its container image (`container_image`:
+ErrImagePull), that the loss or a tensor became NaN or infinite (`numerics`; not when the line says
+only the TPU does it), or that the machine's own RAM ran out (`host_memory`: a C++
 `bad_alloc`, a Python `MemoryError`, the OOM killer, "out of RAM" in the person's words), which is
 not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a tokenizer, an image
 decoder, a DataLoader worker), that converting the model to another format met an op the converter
@@ -377,6 +379,28 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # Cloud Storage has no object at the path the program asked for (a dataset's files renamed
+        # or moved by a new version, a typo in the bucket path): Google's 404 "No such object",
+        # or TensorFlow's NotFoundError for a gs:// path. The data's path, not the TPU; a 403 is
+        # `storage_access`
+        "storage_missing",
+        re.compile(
+            r"\bNo such object: [^\s\"']+|"
+            r"\bNotFoundError\b[^\n]{0,40}?\bgs://\S+?;? No such file or directory\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # Kubernetes could not pull the job's container image (GKE with TPU node pools): the
+        # registry refused the node's account, or the image or tag does not exist. The pod never
+        # starts, so nothing reached the TPU
+        "container_image",
+        re.compile(
+            r"\bFailed to pull image\b|\bErrImagePull\b|\bImagePullBackOff\b|"
+            r"\bBack-off pulling image\b",
+        ),
+    ),
+    _Rule(
         # the machine's disk is full (a boot disk filled by caches, datasets, checkpoints, the
         # system's logs): not the TPU's memory, whose messages these words resemble. When libtpu's
         # own logs filled it, the debug-logs entry's signature (/tmp/tpu_logs) settles the answer
@@ -465,6 +489,8 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bRuntimeError: Already borrowed\b|\b(?:pyo3_runtime\.)?PanicException\b|"
             r"\bimage file is truncated\b|\bUnidentifiedImageError\b|"
+            # TensorFlow's image decoder given a file that is no image (a stray text or HTML file)
+            r"\bUnknown image file format\. One of JPEG, PNG, GIF, BMP required\b|"
             # a TFRecord file cut short or damaged (an interrupted copy): tf.data stops at the same
             # record every time
             r"\b(?:corrupted|truncated) record at \d+|"

@@ -18,6 +18,9 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
+# a duration stated before the share it is of the step, the share in brackets: "TPU idle: 225.9 ms
+# (92.2%)", the overview's breakdown as people copy it
+_SEP_SHARE = _SEP + r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
 # "esperando entrada", "esperando pelos dados": the TPU waiting for its input, in Portuguese
 _WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+)?(?:entrada|dados)"
 _NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
@@ -49,7 +52,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             # ("a TPU fica parada ~80% do tempo": stopped, in Portuguese, with a share of the time)
             r"\bTPU\s+(?:is\s+|was\s+|sits\s+|stays\s+|fica\s+|est[aá]\s+|ficou\s+)?"
-            r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP + _NUM,
+            r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP_SHARE + _NUM,
             re.I,
         ),
         # the figure before the word, with the TPU named earlier on the line and no host between:
@@ -61,7 +64,9 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"(?:idle|ociosidade)\s+(?:time\s+)?(?:of|on|da|na)\s+(?:the\s+)?TPU" + _SEP + _NUM,
+            r"(?:idle|ociosidade)\s+(?:time\s+)?(?:of|on|da|na)\s+(?:the\s+)?TPU"
+            + _SEP_SHARE
+            + _NUM,
             re.I,
         ),
         re.compile(r"tempo ocioso da TPU" + _SEP + _NUM, re.I),
@@ -71,7 +76,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(r"\bduty[- ]cycle(?:\s*\(%\))?" + _NEAR + _NUM, re.I),
     ],
     "host_idle": [
-        re.compile(r"\bhost\s+(?:idle|ocioso)(?:\s+time)?" + _SEP + _NUM, re.I),
+        re.compile(r"\bhost\s+(?:idle|ocioso)(?:\s+time)?" + _SEP_SHARE + _NUM, re.I),
         re.compile(r"tempo ocioso do host" + _SEP + _NUM, re.I),
     ],
     "input_wait": [
@@ -224,6 +229,25 @@ _HOST_FEEDING = re.compile(
     re.I,
 )
 
+# ... and the same seen in a pasted `top`: two python processes or more at ~100% of a core, while
+# the CPUs' summary line says most of the VM is idle ("%Cpu(s):  2.3 us, ... 97.2 id")
+_TOP_IDLE = re.compile(r"^%?Cpu\(s\):[^\n]*?(\d{1,3}(?:[.,]\d)?)\s*id\b", re.M)
+_TOP_ROW = re.compile(
+    r"^\s*\d+\s+\S+\s+(?:\S+\s+){5}[RSDIZT]\s+(\d{1,3}(?:[.,]\d)?)\s+\d{1,3}(?:[.,]\d)?\s+"
+    r"[\d:.]+\s+(?:python\S*|pt_main_thread)\b",
+    re.M,
+)
+PEGGED = 95  # % of one core: a process doing nothing else
+TOP_IDLE = 75  # % of the VM's CPUs idle in top's summary: the rest of the cores do nothing
+
+
+def _top_pegged(text: str) -> bool:
+    idle = _TOP_IDLE.search(text)
+    if idle is None or _number(idle.group(1)) < TOP_IDLE:
+        return False
+    return sum(_number(m.group(1)) >= PEGGED for m in _TOP_ROW.finditer(text)) >= 2
+
+
 IDLE = 30  # % of the step the TPU sits idle: much of it (the routing rules' threshold too)
 
 # The input said to be ready before the steps run: the data in memory or already on the device,
@@ -256,8 +280,11 @@ _INPUT_READY = re.compile(
 # model keeps up, so the input is what it waits for. A rate, or "faster", near the synthetic data.
 _SYNTHETIC = (
     r"(?:\b(?:synthetic|dummy|fake|random)\s+(?:`[^`\n]{1,30}`\s+|\S+\s+)?"
-    r"(?:data|inputs?|batch(?:es)?|tensors?)\b"
-    r"|\bdados\s+(?:sint[ée]ticos|falsos|aleat[óo]rios))"
+    r"(?:data(?:set|loader)?|inputs?|batch(?:es)?|tensors?)\b"
+    r"|\bdados\s+(?:sint[ée]ticos|falsos|aleat[óo]rios)"
+    # or the random arrays a fake dataset returns, named by their call: "a fake one returning
+    # torch.randn tensors", "batches of np.random.rand"
+    r"|\b(?:torch\.randn?|np\.random\.\w+|numpy\.random\.\w+|jax\.random\.\w+|tf\.random\.\w+)\b)"
 )
 _FAST = (
     r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens)"
@@ -377,6 +404,9 @@ _LAYER_WIDTH = [
     re.compile(r"\bConv[123]d\(\s*\w+\s*,\s*(?:out_channels\s*=\s*)?(\d{1,6})\b"),
     # Keras' model.summary(): "dense_1 (Dense)   (None, 32)   2080"
     re.compile(r"\((?:Dense|Conv[123]D)\)\s+\(None,(?:\s*\d+,)*\s*(\d{1,6})\)"),
+    # Flax's tabulate(): a layer's "kernel: float32[40,32]", output features last (a
+    # convolution's too: [3,3,64,128])
+    re.compile(r"\bkernel:\s*(?:b?float(?:16|32)|bf16|f32)\[(?:\d{1,6},\s*)+(\d{1,6})\]"),
 ]
 LAYERS_TO_JUDGE = 2  # one layer alone (a classifier head, say) does not show the model's width
 # ... and the same said in words of several layers at once: "dense layers of 48 units", "hidden
@@ -438,8 +468,23 @@ _MODEL_WIDTH_CHANGED = re.compile(
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
 _METRIC_SAMPLES = {
     "compile_count": re.compile(r"Metric:\s*CompileTime\s+TotalSamples:\s*(\d+)", re.I),
-    "execute_count": re.compile(r"Metric:\s*ExecuteTime\s+TotalSamples:\s*(\d+)", re.I),
+    "execute_count": re.compile(
+        r"Metric:\s*Execute(?:Replicated)?Time\s+TotalSamples:\s*(\d+)", re.I
+    ),
+    # values read back to Python (`.item()`, a tensor printed or compared on the host): each one
+    # waits for the device, a sync in the middle of the loop
+    "scalar_reads": re.compile(r"Counter:\s*aten::_local_scalar_dense\s+Value:\s*(\d+)", re.I),
 }
+
+# How many training steps the code runs per call to the TPU: Keras's `steps_per_execution` in
+# compile(), TPUEstimator's `iterations_per_loop` (as an argument or a flag). The largest stated
+# counts: a report that went from 1 to 32 runs 32 now.
+_STEPS_PER_CALL = re.compile(
+    r"\b(?:steps_per_execution|iterations_per_loop)\b[\"']?\s*(?:[:=]\s*|\s)(\d{1,6})\b"
+    r"(?:\s*(?:->|→|to|para|pra)\s*(\d{1,6})\b)?",
+    re.I,
+)
+
 
 # JAX's compile log (`jax_log_compiles`): one line per compilation of a jitted function. A function
 # compiles once for each new input shape (or static argument), so one compiled again is the sign
@@ -493,8 +538,13 @@ class ProfileFigures:
     previous_width: int | None = None
     compile_count: int | None = None  # PyTorch/XLA metrics: graphs compiled (CompileTime samples)
     execute_count: int | None = None  # ... and graphs executed (ExecuteTime samples)
+    # ... and values read back to Python (the aten::_local_scalar_dense counter: `.item()`)
+    scalar_reads: int | None = None
     # JAX's compile log: the most times one jitted function was compiled, where twice or more
     jit_recompiles: int | None = None
+    # the training steps the code runs per call to the TPU (`steps_per_execution=32`), the
+    # largest stated
+    steps_per_execution: int | None = None
 
     def to_dict(self) -> dict[str, float | int]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -725,7 +775,7 @@ def read_profile(text: str) -> ProfileFigures:
         found.setdefault(name, value)
     if _IDLE_GAPS.search(text):
         found["idle_gaps"] = 1
-    if _HOST_FEEDING.search(text):
+    if _HOST_FEEDING.search(text) or _top_pegged(text):
         found["host_feeding"] = 1
     idle = found.get("tpu_idle", 0.0) >= IDLE or "idle_gaps" in found
     ready = _INPUT_READY.search(text) is not None
@@ -755,6 +805,9 @@ def read_profile(text: str) -> ProfileFigures:
     recompiles = _jit_recompiles(text)
     if recompiles is not None:
         found["jit_recompiles"] = recompiles
+    per_call = [int(n) for m in _STEPS_PER_CALL.finditer(text) for n in m.groups() if n]
+    if per_call:
+        found["steps_per_execution"] = max(per_call)
     return ProfileFigures(**found)  # type: ignore[arg-type]
 
 
