@@ -288,8 +288,8 @@ def settled_lead(top: Scored, margin: float) -> bool:
     written from that says nearly everything; a long report around a decisive line (a CTC loss
     counted among the ops PyTorch/XLA ran on the CPU, a global batch of 100 that does not divide
     among 8 devices) wins few views and was refused at 0.16-0.48. Over every labelled and written
-    set, 11 refused inputs met this (9 of them from the written blind sets, right every time), and
-    2 were look-alikes; the real reports had none (their settled answers were all given)."""
+    set, 13 refused inputs met this: 11 right (8 of them from the written blind sets) and 2
+    look-alikes; the real reports had none (their settled answers were all given)."""
     return settled(top) and margin >= SETTLED_LEAD
 
 

@@ -17,11 +17,11 @@ from assistant.evaluation import (
 )
 from assistant.explain import explain_context
 from assistant.retrieval.fusion import Evidence
-from assistant.retrieval.profile_rules import AGREEING, route
+from assistant.retrieval.profile_rules import AGREEING, MEASURED, route
 from assistant.text.domain import read_context, tpu_host_only
 from assistant.text.normalize import normalize
 from assistant.text.parse import error_lines, parse, query_views, title_line
-from assistant.text.profile import read_profile
+from assistant.text.profile import names_a_figure, read_profile
 
 REPORT = """Training hangs forever after upgrading the runtime
 
@@ -432,6 +432,14 @@ def test_pytorch_xla_metrics_report_routes_recompilation_to_dynamic_shapes():
     assert _routed(4, 5000) == []
     # Many compilations, but a tiny share of a very long run: not the shapes changing every step.
     assert _routed(12, 100_000) == []
+    # a compilation for nearly every execution: the problem measured, as strong as a signature
+    (hit,) = route(read_profile(METRICS_REPORT.format(compiles=57, executes=61)))
+    assert hit.entry_id == "dynamic-shape" and hit.weight == MEASURED
+    (hit,) = route(read_profile(METRICS_REPORT.format(compiles=112, executes=760)))
+    assert hit.weight < MEASURED
+    # the line the answer shows is the metric's name, its count being on the next line
+    assert names_a_figure("Metric: CompileTime") and names_a_figure("Metric: ExecuteReplicatedTime")
+    assert not names_a_figure("  TotalSamples: 57")
 
 
 def test_pytorch_xla_metrics_report_routes_a_value_read_every_step_to_the_host_round_trip():
@@ -540,6 +548,19 @@ def test_context_gate():
         "the model is too large for tile memory on a Graphcore Bow (poplar error)",
     ):
         assert read_context(other).gate == "device", other
+    # a run said to be on the CPU alone, the TPU still a plan
+    for cpu in (
+        "DataLoader hangs on my CPU-only VM; I'll move the job to a TPU later",
+        "Before launching on our TPU VM I do a CPU debug run: it never reaches step 1",
+        "rodando no meu note (cpu mesmo) antes de subir pra TPU, o treino trava na época 2",
+        "JAX no notebook (só CPU, ainda não subi pra TPU) recompila a cada passo",
+        "stuck at the first batch on a CPU-only VM. Will this problem also happen with "
+        "MpDeviceLoader on TPU?",
+    ):
+        assert read_context(cpu).gate == "device", cpu
+    # the host CPU of a TPU run is no other device
+    assert read_context("TPU v4-8 idle, the host CPU at 100% in the input pipeline").gate is None
+    assert read_context("the CPU-only run works, on the v4-8 it hangs at step 0").gate is None
     assert (
         read_context("Request had insufficient authentication scopes from aiplatform.init()").gate
         == "service"

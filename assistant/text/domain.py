@@ -101,7 +101,11 @@ _OTHER_DEVICE = re.compile(
     r"neuronx(?:-cc)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf[12]|graphcore|poplar|"
     # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about
     # exporting a model to a phone or an edge box, not about training on a Cloud TPU
-    r"onnxruntime|nnapi|tflite|tensorrt|openvino|coreml|android)\b",
+    r"onnxruntime|nnapi|tflite|tensorrt|openvino|coreml|android|"
+    # a run said to be on the CPU alone (a laptop, a debug run before the TPU): the CPU every TPU
+    # host has is named in many TPU reports, so only these phrasings count
+    r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run)|"
+    r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo)\b",
     re.I,
 )
 # "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
@@ -146,13 +150,18 @@ _PLANNED_TPU = re.compile(
     rf"(?:{_MOVE}|go|going|try|trying)\s+(?:\w+\s+){{0,3}}?(?:to|onto)\s+{_TPU_ARTICLE}|"
     rf"\b(?:before|later|eventually|then)\s+(?:\w+\s+)?(?:{_MOVE}|going)\s+(?:\w+\s+){{0,2}}?to\s+"
     rf"{_TPU_ARTICLE}|"
+    # "before launching on our TPU VM", "antes de subir pra TPU", "ainda não subi pra TPU"
+    rf"\bbefore\s+(?:launching|running|deploying)\s+(?:\w+\s+){{0,2}}?(?:on|to)\s+(?:our\s+|my\s+)?"
+    rf"{_TPU_ARTICLE}|"
+    r"\b(?:antes\s+de|ainda\s+n[ãa]o)\s+(?:\w+\s+){0,2}?(?:subir|subi|mudar|migrar|passar|levar)"
+    rf"\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa])\s+(?:a\s+|o\s+)?{_TPU_ARTICLE}|"
     rf"\b{_MOVE}\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}\s+(?:later|eventually|soon|someday)\b|"
     r"\b(?:pensei|pensando|penso|pretendo|quero|vou)\s+(?:em\s+)?(?:\w+\s+)?"
     rf"(?:mudar|migrar|passar|testar)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+{_TPU_ARTICLE}|"
     # ... and the question such a plan asks: "will the same thing happen on the TPU VM?", "isso
     # vai acontecer na TPU também?" ("will it work on TPU?" asks about the TPU itself: not one)
-    r"\bwill\s+(?:this|that|it|the\s+same(?:\s+\w+)?)\s+(?:also\s+)?(?:happen|occur)"
-    rf"\s+(?:on|with)\s+{_TPU_ARTICLE}|"
+    r"\bwill\s+(?:this|that|it|the\s+same)(?:\s+\w+)?\s+(?:also\s+)?(?:happen|occur)"
+    rf"\s+(?:(?:on|with)\s+[\w.]+\s+)?(?:on|with)\s+{_TPU_ARTICLE}|"
     rf"\bvai\s+acontecer\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
     re.I,
 )

@@ -486,6 +486,12 @@ _STEPS_PER_CALL = re.compile(
 )
 
 
+# ... whose figures sit on the line under the metric's name: the name's line is the one to show
+_METRIC_HEADER = re.compile(
+    r"^\s*(?:Metric:\s*(?:Compile|Execute(?:Replicated)?)Time|Counter:\s*aten::_local_scalar_dense)\b",
+    re.I,
+)
+
 # JAX's compile log (`jax_log_compiles`): one line per compilation of a jitted function. A function
 # compiles once for each new input shape (or static argument), so one compiled again is the sign
 # of shapes that change. The two forms name the same compilation; they are counted apart.
@@ -812,9 +818,9 @@ def read_profile(text: str) -> ProfileFigures:
 
 
 def names_a_figure(line: str) -> bool:
-    """Whether `line` states one of the figures; one layer's width counts here, and so does the
-    header of a tpu-info table, whose rows hold the figures (the line to show in the answer's
-    *why*)."""
-    if any(_chip_columns(line)):
+    """Whether `line` states one of the figures; one layer's width counts here, and so do the
+    header of a tpu-info table, whose rows hold the figures, and a metrics report's metric name,
+    whose count is on the next line (the line to show in the answer's *why*)."""
+    if any(_chip_columns(line)) or _METRIC_HEADER.search(line):
         return True
     return bool(read_profile(line)) or any(rx.search(line) for rx in _LAYER_WIDTH)
