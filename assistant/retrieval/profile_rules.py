@@ -245,16 +245,21 @@ def _known(**named: float | int | None) -> dict[str, float]:
     return {name: float(value) for name, value in named.items() if value is not None}
 
 
+# A metrics report's count stated against the graphs executed: the count's name, and the strings
+# for it with and without the executions beside it
+_COUNTS_FOR = {
+    "compile_count": ("profile.compiles_for", "profile.compiles"),
+    "scalar_reads": ("profile.reads_for", "profile.reads_for"),
+}
+
+
 def describe(figures: Mapping[str, float], lang: str) -> str:
     """The figures behind a rule as the answer's *why* shows them, in `lang`: "MXU utilization
     3%, TPU idle 1%", "112 XLA compilations for 760 executions"."""
-    if "compile_count" in figures:
-        counts = {k: f"{figures[k]:g}" for k in ("compile_count", "execute_count") if k in figures}
-        key = "profile.compiles_for" if "execute_count" in counts else "profile.compiles"
-        return t(lang, key, **counts)
-    if "scalar_reads" in figures:
-        reads = {k: f"{figures[k]:g}" for k in ("scalar_reads", "execute_count") if k in figures}
-        return t(lang, "profile.reads_for", **reads)
+    for name, (with_executions, alone) in _COUNTS_FOR.items():
+        if name in figures:
+            counts = {k: f"{figures[k]:g}" for k in (name, "execute_count") if k in figures}
+            return t(lang, with_executions if "execute_count" in counts else alone, **counts)
     return ", ".join(t(lang, f"profile.{name}", value=f"{v:g}") for name, v in figures.items())
 
 
