@@ -51,6 +51,7 @@ Also here: the rule that lets decisive signatures answer without the embedding m
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,7 @@ from .retrieval.dense import dense_scaled
 from .retrieval.fusion import FEATURES as RANK_FEATURES
 from .retrieval.fusion import Evidence, Scored, channel_features, fuse
 from .retrieval.profile_rules import ProfileHit
+from .retrieval.signatures import SignatureHit
 from .text.domain import stack_only
 from .text.parse import SHORT_INPUT_WORDS
 
@@ -280,7 +282,7 @@ def settled(scored: Scored) -> bool:
 SETTLED_LEAD = 0.6
 
 
-def settled_lead(top: Scored, margin: float) -> bool:
+def settled_lead(top: Scored, margin: float, retrieval: Retrieval) -> bool:
     """A specific signature of the top entry settled the answer (`settled`) and it leads the
     runner-up by SETTLED_LEAD or more in fused score: its confidence is then at least the
     threshold, so it is answered. The confidence model leans on closeness, how near the entry
@@ -289,8 +291,13 @@ def settled_lead(top: Scored, margin: float) -> bool:
     counted among the ops PyTorch/XLA ran on the CPU, a global batch of 100 that does not divide
     among 8 devices) wins few views and was refused at 0.16-0.48. Over every labelled and written
     set, 13 refused inputs met this: 11 right (8 of them from the written blind sets) and 2
-    look-alikes; the real reports had none (their settled answers were all given)."""
-    return settled(top) and margin >= SETTLED_LEAD
+    look-alikes; the real reports had none (their settled answers were all given). Not where
+    the input is about another device or service (the context gate) and the signature is one any
+    machine prints (an ssh "client_loop: send disconnect" from a GPU VM): it shows no TPU."""
+    if not settled(top) or margin < SETTLED_LEAD:
+        return False
+    gated = retrieval.other_accel > 0 or retrieval.other_service > 0
+    return not gated or tpu_evidence(top, retrieval.facts.context) == 1.0
 
 
 def runner_ups(ranked: list[Scored], related: Sequence[str]) -> list[Scored]:
@@ -328,7 +335,7 @@ def rank(
     top = ranked[0]
     margin = top.score - ranked[1].score if len(ranked) > 1 else top.score
     top_conf = confidence(features(top, margin, retrieval, params), params, retrieval.used_dense)
-    if settled_lead(top, margin):
+    if settled_lead(top, margin, retrieval):
         top_conf = max(top_conf, _model(params, retrieval.used_dense).threshold)
     near = related(top.entry_id) if related else ()
     others = runner_ups(ranked, near)[: max(top_k, 1) - 1]
@@ -406,7 +413,32 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     the assistant abstains and says why (the answer's notes). The confidence model has next to
     nothing to learn this from: none of the real reports it is fitted on has such a line."""
     outside = retrieval.facts.outside
-    return outside is not None and not settled(top) and not _came_first(top, outside["line"])
+    if outside is None:
+        return False
+    return not _settled_by_a_message(top) and not _came_first(top, outside["line"])
+
+
+def _asks(hit: SignatureHit | ProfileHit) -> bool:
+    """The hit sits in a sentence that asks ("Is RESOURCE_EXHAUSTED the same as the HBM error, or
+    should I shrink the model?"): the person's guess at a cause, not a message the run printed.
+    A profile figure is no sentence."""
+    if isinstance(hit, ProfileHit):
+        return False
+    first = hit.matched.split("\n", 1)[0]
+    at = hit.line.find(first)
+    end = _SENTENCE_END.search(hit.line, at + len(first) if at >= 0 else 0)
+    return (end.group(0) if end else hit.line.rstrip()[-1:]) == "?"
+
+
+# "?" before a space; "." or "!" before a space and no lower-case word (not "i.e. should")
+_SENTENCE_END = re.compile(r"\?(?=\s|$)|[.!](?=\s*$|\s+[^a-z\s])")
+
+
+def _settled_by_a_message(top: Scored) -> bool:
+    """`settled`, by a signature hit that is not a question (`_asks`)."""
+    ev = top.evidence
+    sig = max((hit.weight for hit, _ in ev.signature_hits if not _asks(hit)), default=0.0)
+    return (1.0 - ev.exclude) * sig >= SPECIFIC_SIGNATURE
 
 
 def _came_first(top: Scored, line: int) -> bool:
@@ -426,7 +458,7 @@ def _came_first(top: Scored, line: int) -> bool:
     lines = {
         line_no
         for hit, line_no in top.evidence.signature_hits
-        if not isinstance(hit, ProfileHit) and not hit.line.rstrip().endswith("?")
+        if not isinstance(hit, ProfileHit) and not _asks(hit)
     }
     return line not in lines and any(n < line for n in lines)
 

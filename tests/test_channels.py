@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from assistant.calibration import Calibration, Confidence
 from assistant.decide import runner_ups, settled_lead
+from assistant.engine import Retrieval
 from assistant.retrieval.fusion import Evidence, Scored, dense_scaled, fuse
 from assistant.retrieval.lexical import BM25
-from assistant.retrieval.signatures import match_signatures
+from assistant.retrieval.signatures import SignatureHit, match_signatures
+from assistant.text.parse import Facts
 from assistant.text.tokens import tokenize
 
 HBM_TF = (
@@ -200,12 +203,31 @@ def test_without_a_settling_signature_the_fused_order_stands():
     assert [s.entry_id for s in runner_ups(excluded, related)] == ["x", "batch-or-model-too-large"]
 
 
+def _retrieval(**context_and_gate):
+    gate = context_and_gate.pop("gate", None)
+    return Retrieval(
+        Facts(context={**context_and_gate, "gate": gate}),
+        {},
+        False,
+        other_accel=float(gate == "device"),
+        other_service=float(gate == "service"),
+    )
+
+
 def test_a_settled_answer_well_ahead_stands_whatever_the_confidence_model_says(engine):
-    assert settled_lead(_scored("op-unavailable", 0.98, sig=0.8), margin=0.7)
-    assert not settled_lead(_scored("op-unavailable", 0.98, sig=0.8), margin=0.3)  # a close call
-    assert not settled_lead(_scored("op-unavailable", 0.6, sig=0.6), margin=0.7)  # not specific
+    tpu = _retrieval(tpu=["v4-8"])
+    assert settled_lead(_scored("op-unavailable", 0.98, sig=0.8), 0.7, tpu)
+    assert not settled_lead(_scored("op-unavailable", 0.98, sig=0.8), 0.3, tpu)  # a close call
+    assert not settled_lead(_scored("op-unavailable", 0.6, sig=0.6), 0.7, tpu)  # not specific
     excluded = _scored("op-unavailable", 0.98, sig=1.0, exclude=0.5)  # a look-alike contests it
-    assert not settled_lead(excluded, margin=0.7)
+    assert not settled_lead(excluded, 0.7, tpu)
+    # about a GPU VM, settled by a message any machine prints: it shows no TPU, so no lift
+    gpu_vm = _retrieval(device=["t4"], gate="device")
+    ssh = SignatureHit("ssh-disconnect", "client-loop-disconnect", 0.8, 5, "", "", {})
+    ssh = replace(ssh, tpu_evidence=False)
+    dropped = _scored("ssh-disconnect", 1.0, sig=0.8, signature_hits=[(ssh, 5)])
+    assert settled_lead(dropped, 0.7, tpu)
+    assert not settled_lead(dropped, 0.7, gpu_vm)
     # a job's log around a global batch that does not divide among the devices: the line settles
     # it, the rest of the log wins none of the dense and lexical views (the model alone: 0.15)
     log = "\n".join(

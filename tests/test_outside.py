@@ -61,6 +61,8 @@ CAPACITY = [
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Quota limit "
     "'TPUV5PPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 0 in zone us-east5-a.",
     '"message": "Quota \'TPUV4PodPerProjectPerZoneForTPUAPI\' exhausted. Limit 0 in zone us-central2-b"',
+    # a queued resource's `describe`: the quota's name quoted inside a YAML string
+    "      message: 'Quota limit ''TPUV5sLitepodPerProjectPerZoneForTPUAPI'' has been exceeded.'",
     # a queued resource still waiting for capacity (gcloud's state column), and GKE's scheduler
     # with no node that has TPU chips free
     "my-qr  us-west4-a  v5litepod-16  WAITING_FOR_RESOURCES",
@@ -650,6 +652,14 @@ ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no m
 """
 
 
+# A quota refusal, and below it the person's guess in a question, which an HBM signature reads:
+# the guess settles nothing, the message above it is the problem
+QUOTA_WITH_A_GUESS = """$ gcloud compute tpus tpu-vm create pretrain --zone=us-east5-a --accelerator-type=v5p-256
+ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "Quota limit 'TPUV5PPodPerProjectPerZoneForTPUAPI' has been exceeded. Limit: 128 in zone us-east5-a."}
+We sized it from the model. Is this RESOURCE_EXHAUSTED the chips' HBM being too small, i.e. do we need a smaller model?
+"""
+
+
 DISK_FULL_REPORT = """Training on the v4-8 dies when saving the second checkpoint
 
 JAX on the TPU VM, orbax writing checkpoints to ~/ckpt every 1000 steps. At step 2000:
@@ -872,6 +882,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (INDEX_RANGE[0], "index_range", "an index is outside the table it reads"),
         (REPLICATION_REPORT, "replication", "processes could not share the TPU"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
+        (QUOTA_WITH_A_GUESS, "capacity", "reads like a capacity or quota limit"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

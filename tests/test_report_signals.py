@@ -273,6 +273,13 @@ def test_device_memory_in_use_is_read_against_its_capacity():
     # in brackets after the global batch
     assert read_profile("Global batch 16 (2 per chip) because").per_core_batch == 2
     assert read_profile("batch 256 (32/core), bf16").per_core_batch == 32
+    # the rows themselves per device; a throughput per device is no batch
+    # the overview's step-time breakdown as columns: the input's share of the step
+    breakdown = "Average step time   412.6 ms\n  Compilation   0.0 ms\n  Input      318.9 ms\n"
+    assert read_profile(breakdown).input_wait == 77.3
+    assert read_profile("global batch 16, so 2 images per core").per_core_batch == 2
+    assert read_profile("lote global 64, ou seja 8 imagens por núcleo").per_core_batch == 8
+    assert read_profile("about 420 images per second per core").per_core_batch is None
     assert read_profile("lote global de 64 (8 por chip)").per_core_batch == 8
     assert read_profile("batch 64 (see above) per chip").per_core_batch is None
     # a question about the batch, whose next sentence starts with a number, states no batch
@@ -534,6 +541,14 @@ def test_context_gate():
         read_context("CUDA out of memory, but the same model OOMs on the v3-8 TPU too").gate is None
     )
     assert read_context("the Edge TPU compiler maps fewer ops").gate == "device"
+    # beside an Edge TPU or a phone's TPU, a bare "TPU" is that chip; a Cloud TPU's names count
+    for edge in (
+        "edgetpu_compiler: 9 ops will run on CPU. Why doesn't the TPU support RESIZE_BILINEAR?",
+        "How do I run my TFLite model on the Pixel's TPU? NNAPI is as slow as the CPU",
+        "o modelo roda na CPU e não na TPU do Pixel 8, mesmo com o delegate NNAPI",
+    ):
+        assert read_context(edge).gate == "device", edge
+    assert "v4-8" in read_context("trained on a v4-8, now the Coral TPU rejects ops").tpu
     # a TPU only likened to this GPU run is not the run
     likened = "NCCL watchdog timeout on 8 H100s; is this the same kind of thing as the TPU hangs?"
     assert read_context(likened).gate == "device"
@@ -972,9 +987,15 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
         "one cpu core at 100% and all the other cores doing nothing",
         "top mostra dois processos python a 100% e o resto dos núcleos parado",
         "htop: a handful of python processes pinned\nat 100% and the other vCPUs basically idle",
+        "`top` shows each training process at 100% of one CPU core",
+        "no htop, cada processo a 100% de um núcleo",
     ]:
         assert read_profile(text).host_feeding == 1, text
         assert _routed(text) == ["input-bottleneck"], text
+    # a busy host beside a mostly free memory: the host explains the slowness, not the batch
+    fed = "HBM 5 GB of 32 GB used; each python process at 100% on its core, the TPU duty cycle 4%"
+    assert read_profile(fed).memory_used is not None
+    assert "small-batch" not in _routed(fed) and "input-bottleneck" in _routed(fed)
     # with gaps in the trace, the gaps are what the input makes the TPU wait for
     gaps = "the TPU lanes show 30 ms of work, then gaps between steps; the host is in `__next__`"
     (hit,) = route(read_profile(gaps))  # said once, with both findings
@@ -1251,8 +1272,17 @@ def test_a_tpu_named_only_as_a_plan_is_no_evidence():
         "Will this also happen on the TPU?",
         "treino lento na GPU do Colab, pensei em migrar pra TPU mas não sei se resolve",
         "A100 DataLoader sawtooth, not TPU-related, just asking",
+        "iostat shows the T4 VM's disk at 100%; we're evaluating a move to TPU v5e next quarter",
+        "client_loop: send disconnect on my V100 VM. We also have TPU quota; would moving there "
+        "avoid this?",
+        "set jit_compile=True on the RTX 3090 to get the model ready for TPU later",
+        "Colab com GPU T4 lento, pensei em trocar o runtime pra TPU",
+        'Before moving to our TPU quota I\'m testing in Docker (CPU only, accelerator="cpu")',
     ):
         _about_another_device(planned)
+    # a TPU run and a plan for later side by side: the run's TPU counts
+    both = "we'll move to a bigger TPU v5p later; today the v4-8 run stalls after the GPU port"
+    assert "v4-8" in read_context(both).tpu
     # a TPU the report ran on still counts beside the plan
     ran = "plan to move to a TPU pod later; on our v4-8 the TPUStrategy run already hangs"
     assert {"v4-8", "tpustrategy"} <= set(read_context(ran).tpu)

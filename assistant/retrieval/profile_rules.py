@@ -427,7 +427,8 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: (
             p.memory_used is not None
             and p.memory_used < MOSTLY_FREE
-            and not (_waits_for_input(p) or _narrow(p))
+            # a host busy producing the input explains the low throughput: the batch may be fine
+            and not (_waits_for_input(p) or _narrow(p) or p.host_feeding)
         ),
         lambda p: _known(
             memory_used=p.memory_used, per_core_batch=p.per_core_batch, **_compute_use(p)

@@ -105,14 +105,25 @@ _OTHER_DEVICE = re.compile(
     # a run said to be on the CPU alone (a laptop, a debug run before the TPU): the CPU every TPU
     # host has is named in many TPU reports, so only these phrasings count
     r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run)|"
-    r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo)\b",
+    r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|"
+    # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
+    r"accelerator\s*=\s*[\"']?(?:cpu|gpu|cuda|mps)|tensor\s+g\d)\b",
     re.I,
 )
-# "Edge TPU" names another device though it says TPU: it does not count as TPU evidence.
-# Beside another device named: an Edge TPU, or a TPU only likened to this run ("the same kind of
-# thing as the TPU hangs people report", "similar to what happens on TPU")
+# TPUs that are not Cloud TPUs: Coral's Edge TPU, the TPU in a Pixel phone's Tensor chip. Where
+# one is named, a bare "TPU" elsewhere in the input is that chip too ("why doesn't the TPU support
+# RESIZE_NEAREST_NEIGHBOR?" above edgetpu_compiler's report); what only a Cloud TPU has (libtpu, a
+# v4-8, TPUStrategy) still counts.
+_OTHER_TPU = re.compile(
+    r"\bedge\s?tpu\w*|\bedgetpu\w*|\bcoral\b|"
+    r"\b(?:pixel|phone|smartphone|tensor\s+g\d)(?:['’]s)?\s+(?:(?:own|built-in|on-device)\s+)?TPUs?\b|"
+    r"\bTPU\s+(?:of|in|on|inside)\s+(?:the\s+|my\s+|a\s+)?(?:pixel|phone|smartphone|tensor\s+g\d)\b|"
+    r"\bTPU\s+(?:do|de\s+um|no|dentro\s+do)\s+(?:pixel|celular|smartphone|tensor\s+g\d)\b",
+    re.I,
+)
+# Beside another device named: a TPU only likened to this run ("the same kind of thing as the TPU
+# hangs people report", "similar to what happens on TPU")
 _NOT_CLOUD_TPU = re.compile(
-    r"\bedge\s?tpu\w*|\bedgetpu\w*|"
     r"\b(?:same|similar)\b[^.?!\n]{0,30}?\b(?:as|to)\s+(?:what\s+happens\s+)?(?:on\s+)?"
     r"(?:an?\s+|the\s+)?TPUs?\b",
     re.I,
@@ -142,7 +153,10 @@ _DISOWNED_TPU = re.compile(
 # VM", "thinking about moving to TPU", "pensei em migrar pro TPU". The run the report is about is
 # not on it; a TPU the report ran on, named elsewhere, still counts. In the written look-alikes
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
-_TPU_ARTICLE = r"(?:an?\s+|the\s+|uma\s+)?(?:Cloud\s+)?TPUs?(?:\s+VMs?|\s+(?:on|do|no)\s+\w+)?\b"
+_TPU_ARTICLE = (
+    r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:Cloud\s+)?TPUs?"
+    r"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+v[2-6](?:e|p|litepod)?(?:-\d{1,4})?)?\b"
+)
 _MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
 _PLANNED_TPU = re.compile(
     r"\b(?:plan(?:ning)?|going|want(?:ing)?|hop(?:e|ing)|intend(?:ing)?|thinking|thought|"
@@ -156,8 +170,25 @@ _PLANNED_TPU = re.compile(
     r"\b(?:antes\s+de|ainda\s+n[ãa]o)\s+(?:\w+\s+){0,2}?(?:subir|subi|mudar|migrar|passar|levar)"
     rf"\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa])\s+(?:a\s+|o\s+)?{_TPU_ARTICLE}|"
     rf"\b{_MOVE}\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}\s+(?:later|eventually|soon|someday)\b|"
+    # "evaluating a move to TPU v5e", "would moving there avoid this?" (a TPU named just before)
+    r"\b(?:evaluat\w+|consider\w*|plan\w*|discuss\w*)\s+(?:a\s+|the\s+)?"
+    rf"(?:move|switch|migration|port)\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}|"
+    r"\bwould\s+(?:moving|switching|migrating|going)\s+(?:\w+\s+){0,2}?"
+    rf"(?:there|to\s+{_TPU_ARTICLE})|"
+    # a TPU with a time still to come: "run this on TPU eventually", "ready for TPU later"
+    rf"\b(?:on|to|for|onto)\s+{_TPU_ARTICLE}\s+(?:later|eventually|someday|soon|"
+    r"next\s+(?:quarter|month|week|year|sprint))\b|"
+    rf"\b(?:na|pra|para|no|pro)\s+{_TPU_ARTICLE}\s+(?:depois|mais\s+tarde|no\s+futuro|futuramente)\b|"
+    rf"\bdepois\s+(?:\w+\s+)?(?:vai|vamos|vou)\s+(?:\w+\s+){{0,2}}?(?:pr[oa]|para\s+[ao]|n[ao])\s+"
+    rf"{_TPU_ARTICLE}|"
+    # a GPU user's question whether to move: "should I switch to TPU?", "vale a pena ir pra TPU?"
+    rf"\bshould\s+(?:I|we)\s+(?:just\s+)?(?:switch|move|migrate|go)\s+(?:\w+\s+){{0,2}}?to\s+"
+    rf"{_TPU_ARTICLE}|"
+    r"\bvale\s+a\s+pena\s+(?:\w+\s+)?(?:trocar|ir|migrar|mudar|passar)\s+(?:\w+\s+){0,2}?"
+    rf"(?:pra|para|pr[oa])\s+{_TPU_ARTICLE}|"
     r"\b(?:pensei|pensando|penso|pretendo|quero|vou)\s+(?:em\s+)?(?:\w+\s+)?"
-    rf"(?:mudar|migrar|passar|testar)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+{_TPU_ARTICLE}|"
+    rf"(?:mudar|migrar|passar|testar|trocar|ir)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+"
+    rf"{_TPU_ARTICLE}|"
     # ... and the question such a plan asks: "will the same thing happen on the TPU VM?", "isso
     # vai acontecer na TPU também?" ("will it work on TPU?" asks about the TPU itself: not one)
     r"\bwill\s+(?:this|that|it|the\s+same)(?:\s+\w+)?\s+(?:also\s+)?(?:happen|occur)"
@@ -350,6 +381,8 @@ def read_context(text: str, title: str | None = None) -> Context:
     device = _found(_OTHER_DEVICE, text)
     # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
     tpu_text = _DISOWNED_TPU.sub(" ", text)
+    if _OTHER_TPU.search(tpu_text):
+        tpu_text = _BARE_TPU.sub(" ", _OTHER_TPU.sub(" ", tpu_text))
     if _PLANNED_TPU.search(tpu_text):
         # the TPU is still a plan, so its bare name elsewhere is that plan's TPU too ("will this
         # also happen on the TPU?", "someone told me JAX is fastest on TPU"); what only a TPU run

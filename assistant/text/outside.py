@@ -308,7 +308,9 @@ _RULES: tuple[_Rule, ...] = (
             # said in words: "failed … due to lack of TPU availability" ("TPU availability in
             # Colab is broken", a runtime that finds no TPU, is not this)
             r"\black of (?:(?:TPU|GPU|accelerator) )?(?:capacity|availability)\b|"
-            r"\bQuota (?:limit )?'[\w.-]+' (?:has been )?(?:exceeded|exhausted)\b|"
+            # quoted as gcloud prints it, or doubled inside a YAML string (`describe` output)
+            r"\bQuota (?:limit )?['\"]{1,2}[\w.-]+['\"]{1,2} "
+            r"(?:has been )?(?:exceeded|exhausted)\b|"
             # in Portuguese: "não há capacidade na zona", "cota excedida", "estourou a cota"
             r"\b(?:n[ãa]o h[áa]|sem|falta de) capacidade\b|\bcapacidade insuficiente\b|"
             r"\bfalta de disponibilidade de (?:TPU|GPU|acelerador)(?:e?s)?\b|"

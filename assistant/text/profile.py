@@ -113,7 +113,12 @@ _STEP_TIME = re.compile(
     re.I,
 )
 # the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step
-_INPUT_MS = re.compile(r"\b(?:input|infeed)(?:\s+time)?\s*[:=]\s*~?(\d+(?:[.,]\d+)?)\s*ms\b", re.I)
+# "Input: 318.9 ms", or a line of the overview's step-time breakdown ("  Input    318.9 ms")
+_INPUT_MS = re.compile(
+    r"(?:\b(?:input|infeed)(?:\s+time)?\s*[:=]|^[ \t]*(?:input|infeed)(?:\s+time)?[ \t]+)"
+    r"\s*~?(\d+(?:[.,]\d+)?)\s*ms\b",
+    re.I | re.M,
+)
 _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|segundos)\b", re.I)
 # The training loop's own timers, a step a line: how long it waited for its batch beside how long
 # the step took ("data_time 1.13s batch_time 1.39s"; PyTorch's ImageNet example, "Time 0.490
@@ -151,6 +156,13 @@ _PER_CORE_BATCH = [
     re.compile(
         r"\b(?:batch(?:[- ]size)?|lote)\s+(?:is\s+|of\s+|de\s+|=\s*|:\s*)?(\d{1,6})\s+"
         r"(?:per|por)\s+(?:core|device|replica|chip|n[uú]cleo|dispositivo)",
+        re.I,
+    ),
+    # the rows themselves: "so 2 images per core", "8 exemplos por dispositivo"
+    re.compile(
+        r"\b(\d{1,6})\s+(?:images?|imgs?|examples?|samples?|sequences?|sentences?|rows?|"
+        r"imagens|exemplos|amostras|sequ[eê]ncias|frases)\s+(?:per|por|em\s+cada)\s+"
+        r"(?:core|device|replica|chip|n[uú]cleo|dispositivo)s?\b",
         re.I,
     ),
     # in brackets after the global batch: "global batch 16 (2 per chip)", "batch 256 (32/core)"
@@ -225,6 +237,11 @@ _HOST_FEEDING = re.compile(
     r"|\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?(?:cores?|CPUs?|vCPUs?)\b[^\n]{0,20}?"
     r"(?:at|pegged\s+at|maxed\s+(?:out\s+)?at)\s*~?100\s*%"
     r"|\bwall\s+of\s+(?:python\s+)?process(?:es)?\b[^\n]{0,20}?~?100\s*%"
+    # one process per device, each with a core to itself busy reading and decoding: "top shows
+    # each training process at 100% of one CPU core", "cada processo a 100%"
+    r"|\b(?:each|every)\s+(?:training\s+|python\s+|worker\s+)?process\b[^\n]{0,20}?"
+    r"(?:at|using|uses|pegged\s+at|maxed\s+(?:out\s+)?at)\s*~?100\s*%"
+    r"|\bcada\s+processo\b[^\n]{0,20}?(?:a|em|no|usando)\s*~?100\s*%"
     r"|\btodos\s+os\s+(?:\d+\s+)?(?:n[uú]cleos|cores|CPUs|vCPUs)\b[^\n]{0,20}?(?:a|em|no)\s*~?100\s*%",
     re.I,
 )
