@@ -387,6 +387,11 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
 
     assert read_profile(NARROW_MLP).widest_layer == 48
     assert read_profile("nn.Linear(40, 64), nn.Linear(64, 32)").widest_layer == 64
+    # a CNN's blocks as filter counts in words; an image's shape or kernel sizes are not widths
+    assert read_profile("conv blocks with 16, 32, 32 and 64 filters").widest_layer == 64
+    assert read_profile("4 blocos conv com 16, 32, 32, 64 filtros").widest_layer == 64
+    assert read_profile("resized to 224, 224 and 3 channels").widest_layer is None
+    assert read_profile("we tried 3, 5 filters").widest_layer is None
     assert read_profile("h = nn.Dense(features=32)(x); y = nn.Dense(16)(h)").widest_layer == 32
     # Flax's tabulate() table, a row per layer: the kernels' output features
     table = "│ Dense_0 │ kernel: float32[40,32] │\n│ Dense_1 │ kernel: float32[32,64] │"
@@ -946,6 +951,19 @@ def test_padding_that_inflates_a_buffer_routes_to_tensor_padding():
     assert (
         read_profile("f32[64,2048,3]  unpadded 1.5 MiB   padded 64.0 MiB").padding_expansion == 42.7
     )
+    # ... or the person's own reckoning beside the size the tools show, on one line
+    reckoned = "by my math the input is ~12 MB, but the memory viewer shows a 768 MiB buffer for it"
+    assert read_profile(reckoned).padding_expansion == 64.0
+    assert "tensor-padding" in routed(reckoned)
+    conta = "o tensor aparece com 48 MiB no memory viewer, pela minha conta seria ~3 MiB"
+    assert read_profile(conta).padding_expansion == 16.0
+    # a few times, or a peak further on the line, is not padding read
+    assert (
+        read_profile("activations should be 2 GB, memory viewer peak 5 GB").padding_expansion
+        is None
+    )
+    further = "the tensor should be ~4.9 MiB and shows as 9 MiB; peak 6.1 GiB of 8 GiB"
+    assert read_profile(further).padding_expansion is None
     oom = "     Size: 16.00G\n     Unpadded size: 512.00M\n     Extra memory due to padding: 15.50G (32.0x expansion)"
     assert read_profile(oom).padding_expansion == 32.0
     assert routed(viewer) == ["tensor-padding"]
@@ -974,6 +992,11 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     # ... and the input figure still tells the two apart
     assert _routed("gaps between steps in the trace; input time 0.5%") == ["steps-per-execution"]
     assert not read_profile("the gap between GPU and TPU prices")
+    for said in (
+        "the TPU does ~4-5 ms of work and then sits idle for ~60 ms, then another 4 ms",
+        "in the trace there is a gap before every single step",
+    ):
+        assert read_profile(said).idle_gaps == 1, said
     assert not read_profile("a gap before the next release of jax")
     assert not read_profile("the team was busy in bursts all week").idle_gaps
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps

@@ -194,6 +194,10 @@ _IDLE_GAPS = re.compile(
     r"|\b(?:TPU|device|chips?|cores?)\s+(?:is\s+|was\s+)?busy\s+(?:in|for)\s+"
     r"(?:little\s+|tiny\s+|short\s+|small\s+)?(?:slivers|bursts|blips)\b"
     r"|\bgaps?\s+(?:before|until)\s+(?:the\s+)?next\s+(?:step|execution|iteration|batch|call)\b"
+    # "a gap before every single step", "does ~4 ms of work and then sits idle for ~60 ms"
+    r"|\bgaps?\s+before\s+(?:every|each)\s+(?:single\s+)?(?:step|execution|iteration|batch|call)\b"
+    r"|\b(?:TPU|device)\s+(?:does|did|runs|ran)\s+~?\d[^\n.]{0,20}?\bof\s+work\b[^\n.]{0,20}?"
+    r"\b(?:sits|stays|is|goes)\s+idle\b"
     # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
     r"|\brest\s+(?:of\s+(?:the\s+)?(?:step|time)\s+)?(?:is|was)\s+(?:host\s*(?:/|and|or)\s*)?"
     r"(?:TPU\s+|device\s+)?idle\b"
@@ -458,6 +462,24 @@ _LAYER_LIST = re.compile(
     re.I,
 )
 
+# ... and as the filters of a CNN's blocks, in words: "conv blocks with 16, 32, 32 and 64
+# filters", "4 blocos conv com 16, 32, 32, 64 filtros", "channels 32/64/64"
+_FILTER_LIST = re.compile(
+    r"\b(\d{1,5}(?:\s*(?:,|/)\s*\d{1,5}){1,15}(?:\s*,?\s*(?:and|e)\s+\d{1,5})?)\s+"
+    r"(?:filters|filtros|channels|canais)\b"
+    r"|\b(?:filters|filtros|channels|canais)\s*[:=]?\s*(\d{1,5}(?:\s*/\s*\d{1,5}){1,15})\b",
+    re.I,
+)
+
+
+def _widest_filters(m: re.Match[str]) -> int | None:
+    """The widest of a list of filter counts (`_FILTER_LIST`), where it reads as a CNN's blocks:
+    growing, none under 8 ("224, 224 and 3 channels" is an image's shape; "3, 5 filters" are
+    kernel sizes)."""
+    widths = [int(w) for w in re.findall(r"\d+", m.group(1) or m.group(2))]
+    return max(widths) if min(widths) >= 8 and widths == sorted(widths) else None
+
+
 # ... and as a chain from layer to layer: "3 Dense layers: 64 -> 32 -> 16 -> 1", "MLP 256 → 64 →
 # 10", "camadas 64 -> 32 -> 1" (three widths or more: two are a change, "batch 64 -> 128"). The
 # chain may start at the input's features ("784 → 128 → 10"); the widest counts.
@@ -641,8 +663,46 @@ def _gib(m: re.Match[str], group: int) -> float:
     return _number(m.group(group)) * _SCALE[m.group(group + 1).upper()]
 
 
+# ... or reckoned by the person beside what the tools show, on one line: "By my math that's
+# 256*4096*6*4 = ~25 MB. The memory viewer says the buffer for it is 512 MiB", "a 4 GiB buffer for
+# an array that should be ~96 MiB", "aparece com 90.0 MiB, quando pela minha conta seria ~4.9
+# MiB". A tensor many times its own size on the TPU is what padding does; a few times can be a
+# copy kept for the backward pass, so only RECKONED times or more counts.
+_RECKONED = re.compile(
+    r"\b(?:by\s+my\s+(?:math|count|calculation)|should\s+(?:only\s+)?be|would\s+be|"
+    r"pela\s+minha\s+conta|deveria\s+(?:ser|ter)|seria)\b[^\n]{0,60}?" + _SIZE,
+    re.I,
+)
+_SHOWN_BUFFER = re.compile(
+    r"\b(?:buffer|memory\s+(?:viewer|profile)|tensor|array|mem[oó]ria)\b", re.I
+)
+RECKONED = 4.0
+
+
+def _reckoned_ratios(text: str) -> list[float]:
+    ratios = []
+    for line in text.splitlines():
+        m = _RECKONED.search(line)
+        if not m or not _SHOWN_BUFFER.search(line):
+            continue
+        reckoned = _gib(m, 1)
+        # the size shown is the one nearest the reckoned one (a peak or a capacity further on
+        # the line is another figure)
+        shown = min(
+            (s for s in _SIZE_ANYWHERE.finditer(line) if not m.start(1) <= s.start() < m.end()),
+            key=lambda s: abs(s.start() - m.start(1)),
+            default=None,
+        )
+        if shown is None or reckoned <= 0:
+            continue
+        ratio = _number(shown.group(1)) * _SCALE[shown.group(2).upper()] / reckoned
+        if ratio >= RECKONED:
+            ratios.append(ratio)
+    return ratios
+
+
 def _padding_expansion(text: str) -> float | None:
-    ratios = [float(m.group(1)) for m in _EXPANSION.finditer(text)]
+    ratios = [float(m.group(1)) for m in _EXPANSION.finditer(text)] + _reckoned_ratios(text)
     for rx, padded_first in ((_PADDED_THEN_UNPADDED, True), (_UNPADDED_THEN_PADDED, False)):
         for m in rx.finditer(text):
             first, second = _gib(m, 1), _gib(m, 3)
@@ -813,6 +873,7 @@ def read_profile(text: str) -> ProfileFigures:
     said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
     said += [max(map(int, re.findall(r"\d+", m.group(1)))) for m in _LAYER_CHAIN.finditer(text)]
+    said += [w for m in _FILTER_LIST.finditer(text) if (w := _widest_filters(m)) is not None]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
     m = _MODEL_WIDTH_CHANGED.search(text)
