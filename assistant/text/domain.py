@@ -379,8 +379,8 @@ def read_context(text: str, title: str | None = None) -> Context:
     subject = title_subject(title)
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
-    # beside another device named, an Edge TPU or a list of accelerator kinds names no Cloud TPU
     tpu_text = _DISOWNED_TPU.sub(" ", text)
+    # an Edge TPU or a phone's TPU named: a bare "TPU" is that chip
     if _OTHER_TPU.search(tpu_text):
         tpu_text = _BARE_TPU.sub(" ", _OTHER_TPU.sub(" ", tpu_text))
     if _PLANNED_TPU.search(tpu_text):
@@ -388,6 +388,8 @@ def read_context(text: str, title: str | None = None) -> Context:
         # also happen on the TPU?", "someone told me JAX is fastest on TPU"); what only a TPU run
         # shows (libtpu, TPUStrategy, a v4-8) still counts
         tpu_text = _BARE_TPU.sub(" ", _PLANNED_TPU.sub(" ", tpu_text))
+    # beside another device named, a TPU likened to the run or a list of accelerator kinds names
+    # no Cloud TPU
     if device:
         tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", tpu_text))
     evidence = _TPU_EVIDENCE

@@ -112,8 +112,8 @@ _STEP_TIME = re.compile(
     r"(?:average\s+)?step[- ]time(?:\s+average)?|tempo\s+(?:m[eé]dio\s+)?(?:de|do|por)\s+passo",
     re.I,
 )
-# the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step
-# "Input: 318.9 ms", or a line of the overview's step-time breakdown ("  Input    318.9 ms")
+# the overview's step-time breakdown in milliseconds: "Input time: 0.3 ms" of a 37.6 ms step,
+# "Input: 318.9 ms", or a line of the breakdown as columns ("  Input    318.9 ms")
 _INPUT_MS = re.compile(
     r"(?:\b(?:input|infeed)(?:\s+time)?\s*[:=]|^[ \t]*(?:input|infeed)(?:\s+time)?[ \t]+)"
     r"\s*~?(\d+(?:[.,]\d+)?)\s*ms\b",
