@@ -29,6 +29,9 @@ INSTALL = [
     "ModuleNotFoundError: No module named 'torch_xla'",
     "AttributeError: module 'tensorflow' has no attribute 'contrib'",
     "ERROR: No matching distribution found for libtpu-nightly==0.1.dev20240101",
+    "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution",
+    "ERROR: Cannot install jax[tpu]==0.4.30 and tensorflow==2.15.0 because these package versions "
+    "have conflicting dependencies.",
     "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
     "the torch and torch_xla versions don't match after the upgrade",
     "TypeError: batch() got an unexpected keyword argument 'drop_remainder'",

@@ -153,6 +153,8 @@ _RULES: tuple[_Rule, ...] = (
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b|"
+            # pip's resolver refusing the set of packages asked for
+            r"\bResolutionImpossible\b|\bconflicting dependencies\b|"
             # asked in words: how to install a framework ("how do I install jax on a TPU VM?",
             # "como instalo o torch_xla?"); a step the guide leaves to the frameworks' docs. Not
             # "set up" (Keras for a TPU strategy is a question of use), nor the profiler's plugin
