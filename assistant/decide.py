@@ -274,7 +274,12 @@ class Ranked:
 
 def settled(scored: Scored) -> bool:
     """A specific signature of the entry matched, and no look-alike pattern of it did."""
-    return (1.0 - scored.evidence.exclude) * scored.evidence.sig >= SPECIFIC_SIGNATURE
+    return _specific(scored.evidence, scored.evidence.sig)
+
+
+def _specific(ev: Evidence, sig: float) -> bool:
+    """A signature of weight `sig` is specific once the entry's look-alike patterns scale it."""
+    return (1.0 - ev.exclude) * sig >= SPECIFIC_SIGNATURE
 
 
 # The fused-score lead over the runner-up of an answer a specific signature settled, from which the
@@ -437,8 +442,7 @@ _SENTENCE_END = re.compile(r"\?(?=\s|$)|[.!](?=\s*$|\s+[^a-z\s])")
 def _settled_by_a_message(top: Scored) -> bool:
     """`settled`, by a signature hit that is not a question (`_asks`)."""
     ev = top.evidence
-    sig = max((hit.weight for hit, _ in ev.signature_hits if not _asks(hit)), default=0.0)
-    return (1.0 - ev.exclude) * sig >= SPECIFIC_SIGNATURE
+    return _specific(ev, max((h.weight for h, _ in ev.signature_hits if not _asks(h)), default=0.0))
 
 
 def _came_first(top: Scored, line: int) -> bool:

@@ -114,11 +114,12 @@ _OTHER_DEVICE = re.compile(
 # one is named, a bare "TPU" elsewhere in the input is that chip too ("why doesn't the TPU support
 # RESIZE_NEAREST_NEIGHBOR?" above edgetpu_compiler's report); what only a Cloud TPU has (libtpu, a
 # v4-8, TPUStrategy) still counts.
+_HANDSET = r"(?:pixel|smartphone|tensor\s+g\d)"
 _OTHER_TPU = re.compile(
     r"\bedge\s?tpu\w*|\bedgetpu\w*|\bcoral\b|"
-    r"\b(?:pixel|phone|smartphone|tensor\s+g\d)(?:['’]s)?\s+(?:(?:own|built-in|on-device)\s+)?TPUs?\b|"
-    r"\bTPU\s+(?:of|in|on|inside)\s+(?:the\s+|my\s+|a\s+)?(?:pixel|phone|smartphone|tensor\s+g\d)\b|"
-    r"\bTPU\s+(?:do|de\s+um|no|dentro\s+do)\s+(?:pixel|celular|smartphone|tensor\s+g\d)\b",
+    rf"\b(?:{_HANDSET}|phone)(?:['’]s)?\s+(?:(?:own|built-in|on-device)\s+)?TPUs?\b|"
+    rf"\bTPU\s+(?:of|in|on|inside)\s+(?:the\s+|my\s+|a\s+)?(?:{_HANDSET}|phone)\b|"
+    rf"\bTPU\s+(?:do|de\s+um|no|dentro\s+do)\s+(?:{_HANDSET}|celular)\b",
     re.I,
 )
 # Beside another device named: a TPU only likened to this run ("the same kind of thing as the TPU

@@ -505,14 +505,16 @@ _MODEL_WIDTH_CHANGED = re.compile(
 
 # The PyTorch/XLA metrics report (`met.metrics_report()`, PT_XLA_DEBUG): how many graphs were
 # compiled and how many executed. A healthy run compiles a few graphs and then only executes.
-_METRIC_SAMPLES = {
-    "compile_count": re.compile(r"Metric:\s*CompileTime\s+TotalSamples:\s*(\d+)", re.I),
-    "execute_count": re.compile(
-        r"Metric:\s*Execute(?:Replicated)?Time\s+TotalSamples:\s*(\d+)", re.I
-    ),
+# (field, the metric's name in the report, the figure read under it)
+_METRICS = (
+    ("compile_count", r"Metric:\s*CompileTime", "TotalSamples"),
+    ("execute_count", r"Metric:\s*Execute(?:Replicated)?Time", "TotalSamples"),
     # values read back to Python (`.item()`, a tensor printed or compared on the host): each one
     # waits for the device, a sync in the middle of the loop
-    "scalar_reads": re.compile(r"Counter:\s*aten::_local_scalar_dense\s+Value:\s*(\d+)", re.I),
+    ("scalar_reads", r"Counter:\s*aten::_local_scalar_dense", "Value"),
+)
+_METRIC_SAMPLES = {
+    field: re.compile(rf"{name}\s+{figure}:\s*(\d+)", re.I) for field, name, figure in _METRICS
 }
 
 # How many training steps the code runs per call to the TPU: Keras's `steps_per_execution` in
@@ -526,10 +528,7 @@ _STEPS_PER_CALL = re.compile(
 
 
 # ... whose figures sit on the line under the metric's name: the name's line is the one to show
-_METRIC_HEADER = re.compile(
-    r"^\s*(?:Metric:\s*(?:Compile|Execute(?:Replicated)?)Time|Counter:\s*aten::_local_scalar_dense)\b",
-    re.I,
-)
+_METRIC_HEADER = re.compile(r"^\s*(?:" + "|".join(name for _, name, _ in _METRICS) + r")\b", re.I)
 
 # JAX's compile log (`jax_log_compiles`): one line per compilation of a jitted function. A function
 # compiles once for each new input shape (or static argument), so one compiled again is the sign
@@ -695,7 +694,7 @@ def _reckoned_ratios(text: str) -> list[float]:
         )
         if shown is None or reckoned <= 0:
             continue
-        ratio = _number(shown.group(1)) * _SCALE[shown.group(2).upper()] / reckoned
+        ratio = _gib(shown, 1) / reckoned
         if ratio >= RECKONED:
             ratios.append(ratio)
     return ratios
