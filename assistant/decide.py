@@ -97,6 +97,10 @@ FEATURES = tuple(FEATURE_SIGNS)  # in the order the fit and `features` use
 # A signature this specific is TPU evidence (feature `tpu`) and settles an input in a script
 # nothing here reads (`unread`) or one naming a problem outside the guide (`outside_guide`).
 SPECIFIC_SIGNATURE = 0.8
+# ... and at or under this weight a signature only supports the other channels: the knowledge base's
+# signatures of 0.5 and less read code (`.item()`, `jax.profiler.start_trace`), a profile table's
+# row or an info line ("Initializing the TPU system"), none of them an error
+SUPPORT_ONLY = 0.5
 
 # The channels whose agreement on the top entry is a feature (see `agreement`).
 AGREE_CHANNELS = ("dense", "lex", "dense_head", "lex_head", "dense_err", "lex_err")
@@ -454,7 +458,10 @@ def _came_first(top: Scored, line: int) -> bool:
     opened, so the TPU backend cannot start), even where a title said it first, and an answer a
     look-alike pattern of its own contests (the same libtpu line on a GPU machine). Only messages
     count: a profile figure (`ProfileHit`, placed on the first line naming one) is no error, and a
-    per-device batch stated above a vmem overflow does not make the overflow the entry's. Nor is a
+    per-device batch stated above a vmem overflow does not make the overflow the entry's. Nor does
+    a signature that only supports its entry (SUPPORT_ONLY): those read a call in the person's code
+    (`tf.profiler.experimental.start(…)` above the bucket's 403 it raised), a table's header or an
+    info line, not an error. Nor is a
     line that asks ("process just says Killed on v4-8, HBM OOM?"): it is the person's guess at the
     cause, which the message below it answers."""
     if top.evidence.exclude > 0:
@@ -462,7 +469,7 @@ def _came_first(top: Scored, line: int) -> bool:
     lines = {
         line_no
         for hit, line_no in top.evidence.signature_hits
-        if not isinstance(hit, ProfileHit) and not _asks(hit)
+        if not isinstance(hit, ProfileHit) and not _asks(hit) and hit.weight > SUPPORT_ONLY
     }
     return line not in lines and any(n < line for n in lines)
 

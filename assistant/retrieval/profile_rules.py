@@ -19,7 +19,9 @@ The guide separates slow-training problems by where the step time goes:
   idle time does not point at `steps-per-execution`, whose fix is that setting (over the labelled
   and written sets, 2 of the 40 reports with such a setting of 2 or more were that entry's); with
   the input ruled out as well, the idle time has no cause to fix first, and the rules that read
-  the TPU's own work (narrow layers, a low MXU figure) apply as on a busy TPU;
+  the TPU's own work (narrow layers, a low MXU figure) apply as on a busy TPU. The code set to one
+  step per call (`iterations_per_loop=1`) beside the idle time is the reverse: two findings that
+  agree on `steps-per-execution`;
 - the host described busy producing the next batch (its trace lane inside the data iterator, or a
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
@@ -327,11 +329,15 @@ RULES: tuple[ProfileRule, ...] = (
             and not _many_steps_per_call(p)
         ),
         lambda p: _known(
+            steps_per_execution=p.steps_per_execution,
             tpu_idle=p.tpu_idle,
             idle_gaps=p.idle_gaps,
             input_wait=p.input_wait,
             input_ready=p.input_ready,
         ),
+        # the code set to one step per call (`iterations_per_loop=1`): the round trip every step
+        # that the idle time shows, the setting this entry's fix raises (two findings that agree)
+        lambda p: AGREEING if p.steps_per_execution == 1 else WEIGHT,
     ),
     ProfileRule(
         "busy-but-low-mxu",

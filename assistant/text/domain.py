@@ -92,12 +92,13 @@ _TEMPLATE_PROMPT = re.compile(
 )
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|a800|h100|h800|h200|l40s|v100|p100|k80|a10g|t4|"
-    r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|"
+    r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|cupti\w*|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
     # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
     # Huawei's Ascend NPUs, AWS's Neuron SDK (Trainium, Inferentia), Graphcore's IPUs
-    r"jax[-_]metal|metal (?:device|platform|backend)|apple\s*m[1-4]|torch[-_]npu|ascend\s*9\d\d\w*|"
+    r"jax[-_]metal|metal (?:device|platform|backend)|apple\s*m[1-4]|macbook(?:\s+(?:air|pro))?|"
+    r"torch[-_]npu|ascend\s*9\d\d\w*|"
     r"neuronx(?:-cc)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf[12]|graphcore|poplar|"
     # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about
     # exporting a model to a phone or an edge box, not about training on a Cloud TPU
@@ -105,7 +106,8 @@ _OTHER_DEVICE = re.compile(
     # a run said to be on the CPU alone (a laptop, a debug run before the TPU): the CPU every TPU
     # host has is named in many TPU reports, so only these phrasings count
     r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run)|"
-    r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|"
+    r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|cpu\s+vms?|"
+    r"no\s+(?:accelerators?|gpus?)\s+attached|"
     # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
     r"accelerator\s*=\s*[\"']?(?:cpu|gpu|cuda|mps)|tensor\s+g\d)\b",
     re.I,
@@ -154,9 +156,12 @@ _DISOWNED_TPU = re.compile(
 # VM", "thinking about moving to TPU", "pensei em migrar pro TPU". The run the report is about is
 # not on it; a TPU the report ran on, named elsewhere, still counts. In the written look-alikes
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
+_TPU_GENERATION = r"v[2-6](?:e|p|litepod)?(?:-\d{1,4})?"
 _TPU_ARTICLE = (
-    r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:Cloud\s+)?TPUs?"
-    r"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+v[2-6](?:e|p|litepod)?(?:-\d{1,4})?)?\b"
+    r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:(?:Cloud\s+)?TPUs?"
+    rf"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+{_TPU_GENERATION})?\b(?:\s*\({_TPU_GENERATION}\))?"
+    # or a slice named alone: "a v4-8"
+    r"|v[2-6](?:e|p|litepod)?-\d{1,4}\b)"
 )
 _MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
 _PLANNED_TPU = re.compile(
@@ -171,6 +176,11 @@ _PLANNED_TPU = re.compile(
     r"\b(?:antes\s+de|ainda\s+n[ãa]o)\s+(?:\w+\s+){0,2}?(?:subir|subi|mudar|migrar|passar|levar)"
     rf"\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa])\s+(?:a\s+|o\s+)?{_TPU_ARTICLE}|"
     rf"\b{_MOVE}\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}\s+(?:later|eventually|soon|someday)\b|"
+    # "haven't moved it to the TPU yet", "(the shards) we'll later train on with a v4-8"
+    rf"(?:n['’]t|\bnot)\s+(?:yet\s+)?(?:moved|ported|migrated)\s+(?:\w+\s+){{0,2}}?(?:to|onto)\s+"
+    rf"{_TPU_ARTICLE}|"
+    r"\b(?:later|eventually|then)\s+(?:train|run|fine-tune|use)\w*\s+(?:\w+\s+){0,2}?(?:on|with)\s+"
+    rf"{_TPU_ARTICLE}|"
     # "evaluating a move to TPU v5e", "would moving there avoid this?" (a TPU named just before)
     r"\b(?:evaluat\w+|consider\w*|plan\w*|discuss\w*)\s+(?:a\s+|the\s+)?"
     rf"(?:move|switch|migration|port)\s+(?:\w+\s+){{0,2}}?to\s+{_TPU_ARTICLE}|"
@@ -195,6 +205,12 @@ _PLANNED_TPU = re.compile(
     r"\bwill\s+(?:this|that|it|the\s+same)(?:\s+\w+)?\s+(?:also\s+)?(?:happen|occur)"
     rf"\s+(?:(?:on|with)\s+[\w.]+\s+)?(?:on|with)\s+{_TPU_ARTICLE}|"
     rf"\bvai\s+acontecer\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
+    re.I,
+)
+# A TPU document, not a TPU run: "the TPU guide says…", "vi no guia de TPU"
+_TPU_DOCUMENT = re.compile(
+    r"\b(?:Cloud\s+)?TPUs?\s+(?:guides?|docs|documentation|tutorials?)\b|"
+    r"\b(?:guia|documenta[çc][ãa]o|tutorial)\s+d[aoe]\s+(?:Cloud\s+)?TPUs?\b",
     re.I,
 )
 _BARE_TPU = re.compile(r"\b(?:Cloud\s+)?TPUs?(?:[\s-]+VMs?)?\b", re.I)
@@ -374,13 +390,26 @@ def title_subject(title: str | None) -> list[str]:
     return [] if context.tpu else [d for d in context.device if d not in _XLA_HOST_DEVICES]
 
 
+# The bare word for a GPU says less than its model, its driver or its tools do
+_GENERIC_DEVICES = frozenset({"gpu", "gpus"})
+
+
+def _names_its_device(device: list[str]) -> bool:
+    """Two or more concrete names of another device (t4, nvidia-smi, cuda…), not "GPU" alone."""
+    return len({d.lower() for d in device} - _GENERIC_DEVICES) >= 2
+
+
 def read_context(text: str, title: str | None = None) -> Context:
     """What `text` says of its hardware and services; `title` is the report's heading when it has
     one (`parse.heading`), whose devices make the subject (`title_subject`)."""
     subject = title_subject(title)
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
-    tpu_text = _DISOWNED_TPU.sub(" ", text)
+    tpu_text = _TPU_DOCUMENT.sub(" ", text)
+    if _DISOWNED_TPU.search(tpu_text):
+        # "this is on the lab's RTX 4090 box, not the TPUs": a bare "TPU" elsewhere ("the TPU
+        # channel") is not this run's either; what only a TPU run shows (a v4-8) still counts
+        tpu_text = _BARE_TPU.sub(" ", _DISOWNED_TPU.sub(" ", tpu_text))
     # an Edge TPU or a phone's TPU named: a bare "TPU" is that chip
     if _OTHER_TPU.search(tpu_text):
         tpu_text = _BARE_TPU.sub(" ", _OTHER_TPU.sub(" ", tpu_text))
@@ -396,8 +425,15 @@ def read_context(text: str, title: str | None = None) -> Context:
     evidence = _TPU_EVIDENCE
     if _XLA_ON_GPU.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
+    tpu = _found(evidence, tpu_text)
+    if _names_its_device(device) and all(_BARE_TPU.fullmatch(x) for x in tpu):
+        # the run's own device named twice over (a T4 and its nvidia-smi, CUDA and an A100) and
+        # the TPU only by its bare name ("is there a setup step like the one for TPU?"): that TPU
+        # is another machine's. Over the labelled and written sets, 11 look-alikes and no report
+        # in scope
+        tpu = []
     return Context(
-        _found(evidence, tpu_text),
+        tpu,
         device,
         _found(_OTHER_SERVICE, text),
         _found(_XLA_STACK, text),

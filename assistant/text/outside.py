@@ -153,6 +153,9 @@ _RULES: tuple[_Rule, ...] = (
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b|"
+            # gcloud's installer could not reach its server to install a component (a proxy, a
+            # firewall): the component manager works, the network does not
+            r"\bFailed to fetch component listing from server\b|"
             # pip's resolver refusing the set of packages asked for
             r"\bResolutionImpossible\b|\bconflicting dependencies\b|"
             # asked in words: how to install a framework ("how do I install jax on a TPU VM?",
@@ -247,7 +250,12 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:am|are|is|was|were|be|being|get|gets|got|getting|still) (?:still )?"
             r"(?:billed|charged)\b|\b(?:billed|charged) (?:for|after|even|while|when)\b|"
             r"\b(?:in|on|about|sobre|de) (?:the )?billing\b|\bbilling\b[^\n.!?]{0,60}\?|"
-            r"\bcobrad[oa]s?\b|\bcobrança\b",
+            r"\bcobrad[oa]s?\b|\bcobrança\b|"
+            # the bill itself, a cost asked about, a budget ("the billing report still shows TPU
+            # v4 charges accruing", "quanto tá custando um v5e-8 por hora?", "sai mais barato?")
+            r"\b(?:billing\s+report|invoice|bill)\s+(?:still\s+)?(?:shows?|lists?)\b|"
+            r"\bcharges?\s+(?:accruing|still|keep)\b|\bquanto\s+(?:t[áa]|est[áa])\s+custando\b|"
+            r"\b(?:cheaper|mais\s+barat[oa])\?|\bor[çc]amento\b",
             re.I,
         ),
     ),

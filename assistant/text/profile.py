@@ -18,6 +18,9 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
+# the same, naming no other measure on the way: in "input-bound I think, GPU util hovers around
+# 30%" the figure is the GPU's utilization, not the input's share
+_SEP_OWN = r"(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
 # a duration stated before the share it is of the step, the share in brackets: "TPU idle: 225.9 ms
 # (92.2%)", the overview's breakdown as people copy it
 _SEP_SHARE = _SEP + r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
@@ -90,7 +93,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             r"(?:waiting\s+for\s+input|input[- ]bound|infeed|"
             + _WAITING_PT
             + r"|tempo\s+de\s+entrada)"
-            + _SEP
+            + _SEP_OWN
             + _NUM,
             re.I,
         ),
@@ -302,14 +305,17 @@ _INPUT_READY = re.compile(
 _SYNTHETIC = (
     r"(?:\b(?:synthetic|dummy|fake|random)\s+(?:`[^`\n]{1,30}`\s+|\S+\s+)?"
     r"(?:data(?:set|loader)?|inputs?|batch(?:es)?|tensors?)\b"
-    r"|\bdados\s+(?:sint[ée]ticos|falsos|aleat[óo]rios)"
+    r"|\bdados?\s+(?:sint[ée]ticos?|falsos?|aleat[óo]rios?|fake)"
     # or the random arrays a fake dataset returns, named by their call: "a fake one returning
     # torch.randn tensors", "batches of np.random.rand"
     r"|\b(?:torch\.randn?|np\.random\.\w+|numpy\.random\.\w+|jax\.random\.\w+|tf\.random\.\w+)\b)"
 )
 _FAST = (
     r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens)"
-    r"/s(?:ec)?\b|\bfaster\b|\bquicker\b|\bfull\s+speed\b|\bmais\s+r[áa]pido)"
+    r"/s(?:ec)?\b|\bfaster\b|\bquicker\b|\bfull\s+speed\b|\bmais\s+r[áa]pido"
+    # or the step time falling to a figure: "dropped to ~110 ms per step", "caiu pra ~110ms"
+    r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu)\s+"
+    r"(?:to|pra|para|a)\s+~?\d[\d.,]*\s*(?:ms|s|min(?:\s*\d+\s*s)?)\b)"
 )
 _SYNTHETIC_FASTER = re.compile(
     _SYNTHETIC
