@@ -997,8 +997,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{scalar_reads} valores lidos de volta no Python para {execute_count} execuções de grafo",
     ),
     "profile.steps_per_execution": (
-        "{value} steps per call to the TPU (steps_per_execution)",
-        "{value} passos por chamada à TPU (steps_per_execution)",
+        "steps per call to the TPU (steps_per_execution): {value}",
+        "passos por chamada à TPU (steps_per_execution): {value}",
     ),
     "profile.compiles": ("{compile_count} XLA compilations", "{compile_count} compilações do XLA"),
     "profile.compiles_for": (

@@ -30,6 +30,8 @@ INSTALL = [
     "AttributeError: module 'tensorflow' has no attribute 'contrib'",
     "ERROR: No matching distribution found for libtpu-nightly==0.1.dev20240101",
     "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution",
+    "ERROR: (gcloud.components.install) Failed to fetch component listing from server. Check your "
+    "network settings and try again.",
     "ERROR: Cannot install jax[tpu]==0.4.30 and tensorflow==2.15.0 because these package versions "
     "have conflicting dependencies.",
     "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
@@ -151,6 +153,10 @@ BILLING = [
     "I deleted the TPU VM but I'm still being charged for TPU usage, why?",
     "quanto custa deixar uma v4-8 ligada o fim de semana?",
     "Is queued resources billing different from on-demand?",
+    "the TPU VM is gone from tpu-vm list, yet the billing report still shows v5e charges",
+    "invoice lists TPU hours for a node we deleted last month",
+    "alguém sabe quanto tá custando a hora de uma v6e-8 spot? e sai mais barato?",
+    "preciso fechar o orçamento de TPU do laboratório até sexta",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",
@@ -953,6 +959,22 @@ _UNLOADED = (
     "NotFoundError: /usr/local/lib/python3.8/dist-packages/tensorflow_addons/custom_ops/image/"
     "_image_ops.so: undefined symbol: _ZN10tensorflow8OpKernel11TraceStringEv"
 )
+
+
+def test_a_call_in_the_code_is_no_first_error(engine):
+    """A signature that only supports its entry reads the person's code, not an error: the
+    profiler's start call above the bucket's 403 it raised does not make op-profiling's the
+    report's first error, so the storage refusal outside the guide decides."""
+    report = (
+        "Writing the profile of our v4-8 run to a bucket in the data project:\n"
+        "tf.profiler.experimental.start('gs://shared-profiles/exp7')\n"
+        "PermissionDeniedError: Error executing an HTTP request: HTTP response code 403 with body "
+        "'svc-1234@proj.iam.gserviceaccount.com does not have storage.objects.create access to "
+        "the Google Cloud Storage object.'"
+    )
+    answer = engine.ask(report)
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "storage_access"
+    assert answer.abstained
 
 
 def test_the_first_error_decides_between_an_entry_and_an_install_problem(engine):

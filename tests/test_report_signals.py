@@ -1283,6 +1283,55 @@ def test_memory_in_use_further_along_a_line_that_names_it():
     assert read_profile(line).memory_used == 15.0
 
 
+def test_a_tpu_beside_the_runs_own_device_is_no_evidence():
+    for text in (
+        # a plan, in more words
+        "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES on my workstation's 3080; I haven't ported it to "
+        "the TPU yet",
+        "We're moving to Cloud TPU (v5p) next quarter; for now DDP on eight A100s loses accuracy",
+        "the shards come from an n2-standard-16 CPU VM (no accelerator attached) and we'll later "
+        "train on them with a v4-16",
+        "Keras CNN on a MacBook Pro before we move it to a TPU v5e: logging every batch is slow",
+        # disowned: a bare "TPU" elsewhere is not this run's either
+        "it runs on our RTX 4090 workstation, not the TPUs; I asked here since the TPU crowd "
+        "knows tf.data",
+        # a TPU guide is no TPU run
+        "o guia de TPU recomenda buckets de tamanho; isso vale na minha RTX A6000 com jax[cuda12]?",
+        # the run's own device named twice over, the TPU by its bare name only
+        "Colab GPU runtime (T4, nvidia-smi shows CUDA 12.2): jax.devices() lists only the CPU. "
+        "Is there a setup cell like the one for TPU?",
+    ):
+        _about_another_device(text)
+    # what only a TPU run shows still counts beside a disowning phrase or a guide
+    assert "v4-8" in read_context("Not TPU-related, I thought, but only the v4-8 run hangs").tpu
+    assert "v3-8" in read_context("the TPU guide says use big batches, yet on the v3-8 ...").tpu
+    # a TPU run compared with one other device named once: the TPU counts
+    assert read_context("Na T4 roda a 3 ms por step; na TPU do Colab fica em 25 ms").tpu
+
+
+def test_a_measure_of_another_device_is_no_input_figure():
+    p = read_profile("input-bound I guess: GPU util in nvidia-smi sits around 30%")
+    assert p.input_wait is None
+    assert read_profile("input-bound: 81.6% of step time").input_wait == 81.6
+
+
+def test_synthetic_data_that_drops_the_step_time():
+    swapped = "troquei o Dataset por torch.randn do mesmo shape e o step caiu pra ~110ms"
+    assert read_profile(swapped).synthetic_faster == 1
+    epoch = "with fake data (torch.randn) the epoch dropped to 1min 40s"
+    assert read_profile(epoch).synthetic_faster == 1
+    assert read_profile("com dado fake a época caiu pra ~2min").synthetic_faster == 1
+
+
+def test_one_step_per_call_beside_idle_time_agrees_on_steps_per_execution():
+    one = "TPUConfig(iterations_per_loop=1)\ncapture_tpu_profile: TPU idle 68%"
+    (hit,) = [h for h in route(read_profile(one)) if h.entry_id == "steps-per-execution"]
+    assert hit.weight == AGREEING
+    assert "steps_per_execution" in hit.figures
+    many = "steps_per_execution=1\nTPU idle 68%, input 0.7% of step time"
+    assert _routed(many) == ["steps-per-execution"]
+
+
 def test_a_tpu_said_idle_as_stopped_in_portuguese():
     p = read_profile("fit na v3-8 com step de 5ms, mas a TPU fica parada ~75% do tempo")
     assert p.tpu_idle == 75.0

@@ -91,8 +91,8 @@ _TEMPLATE_PROMPT = re.compile(
     re.I | re.M,
 )
 _OTHER_DEVICE = re.compile(
-    r"\b(?:gpus?|cuda|cudnn|nccl|nvidia(?:-smi)?|a100|a800|h100|h800|h200|l40s|v100|p100|k80|a10g|t4|"
-    r"rtx\s*\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|cupti\w*|"
+    r"\b(?:gpus?|cuda\d*|cudnn|nccl|nvidia(?:-smi)?|(?:a100|a800|h100|h800|h200|l40|v100|p100|k80|a10g|t4)s?|"
+    r"rtx\s*a?\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|cupti\w*|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
     # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
