@@ -156,12 +156,13 @@ _DISOWNED_TPU = re.compile(
 # VM", "thinking about moving to TPU", "pensei em migrar pro TPU". The run the report is about is
 # not on it; a TPU the report ran on, named elsewhere, still counts. In the written look-alikes
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
-_TPU_GENERATION = r"v[2-6](?:e|p|litepod)?(?:-\d{1,4})?"
+_TPU_SLICE = r"v[2-6](?:e|p|litepod)?-\d{1,4}"  # "v4-8", "v5litepod-16"
+_TPU_GENERATION = rf"(?:{_TPU_SLICE}|v[2-6](?:e|p|litepod)?)"  # ... or "v5e" alone
 _TPU_ARTICLE = (
     r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:(?:Cloud\s+)?TPUs?"
     rf"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+{_TPU_GENERATION})?\b(?:\s*\({_TPU_GENERATION}\))?"
     # or a slice named alone: "a v4-8"
-    r"|v[2-6](?:e|p|litepod)?-\d{1,4}\b)"
+    rf"|{_TPU_SLICE}\b)"
 )
 _MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
 _PLANNED_TPU = re.compile(
