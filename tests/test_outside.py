@@ -157,9 +157,14 @@ BILLING = [
     "invoice lists TPU hours for a node we deleted last month",
     "alguém sabe quanto tá custando a hora de uma v6e-8 spot? e sai mais barato?",
     "preciso fechar o orçamento de TPU do laboratório até sexta",
+    "8x H100 or a v5p-16: how do the hourly costs compare for a weekly fine-tune?",
+    "is a v5litepod-8 cheaper per chip-hour than a v4-8 on demand?",
+    "does a committed-use discount apply to TPUs or only to GCE VMs?",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",
+    "when does v6e come to europe-west4?",
+    "alguém sabe quando a v6e chega em southamerica-east1?",
     "which zones have v6e-8?",
     "is v5p available in any region outside the US?",
     "em quais zonas tem v5p?",

@@ -1300,6 +1300,15 @@ def test_a_tpu_beside_the_runs_own_device_is_no_evidence():
         # the run's own device named twice over, the TPU by its bare name only
         "Colab GPU runtime (T4, nvidia-smi shows CUDA 12.2): jax.devices() lists only the CPU. "
         "Is there a setup cell like the one for TPU?",
+        # ... or a device and the Google service it runs in
+        "Vertex AI Workbench on a T4 drops the notebook overnight; for TPU people say use tmux",
+        # AMD's Instinct chips and their profiler
+        "MI250X with rocprof: the matrix cores are 15% busy; on TPU XLA fuses the elementwise ops",
+        # a plan: "before sending it to our TPU VM"
+        "DataLoader hangs at the first batch on my CPU-only laptop, before sending it to our TPU VM",
+        # AWS's Neuron SDK runs PyTorch/XLA too: its xm.mark_step() shows no TPU
+        "trn1.32xlarge with neuronx-distributed: xm.mark_step() then Failed to alloc DEVICE "
+        "memory, like HBM on TPU?",
     ):
         _about_another_device(text)
     # what only a TPU run shows still counts beside a disowning phrase or a guide

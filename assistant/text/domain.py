@@ -58,7 +58,8 @@ _TPU_NAMES = (
     r"tpu_\w+|\w+_tpu\w*|tpu[a-z]\w*|jax\[tpu\]"
 )
 # The PyTorch/XLA vocabulary, which on Google Cloud means a TPU, unless the report says PyTorch/XLA
-# runs on a GPU (`_XLA_ON_GPU`): then only the TPU's own names count.
+# runs on another device (`_XLA_ELSEWHERE`: a GPU, or AWS's Trainium and Inferentia, whose Neuron
+# SDK is built on PyTorch/XLA too, `xm.mark_step()` and all): then only the TPU's own names count.
 _PTXLA_VOCABULARY = (
     r"torch_xla|xla_device|xmp\.spawn|xm\.\w+|mpdeviceloader|paralleloader|pt-xla-profiler|"
     r"torch-xla|"
@@ -68,9 +69,10 @@ _PTXLA_VOCABULARY = (
 )
 _TPU_EVIDENCE = re.compile(rf"\b(?:{_TPU_NAMES}|{_PTXLA_VOCABULARY})\b", re.I)
 _TPU_NAMED = re.compile(rf"\b(?:{_TPU_NAMES})\b", re.I)
-_XLA_ON_GPU = re.compile(
+_XLA_ELSEWHERE = re.compile(
     r"\b(?:gpu_num_devices|pjrt_device\s*=\s*(?:cuda|gpu)|xla:gpu|xla[ _-]gpu|gpu[ _-]xla|"
-    r"xla_cuda\w*|xla:\S*cuda[\w.]*)",  # the last: a PyTorch/XLA image tagged for CUDA
+    r"xla_cuda\w*|xla:\S*cuda[\w.]*|"  # the last: a PyTorch/XLA image tagged for CUDA
+    r"neuronx(?:-cc|-distributed)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf2)",
     re.I,
 )
 # PyTorch/XLA's image registry is named after the TPU but also holds its CUDA images
@@ -92,7 +94,7 @@ _TEMPLATE_PROMPT = re.compile(
 )
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda\d*|cudnn|nccl|nvidia(?:-smi)?|(?:a100|a800|h100|h800|h200|l40|v100|p100|k80|a10g|t4)s?|"
-    r"rtx\s*a?\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|mps|cupti\w*|"
+    r"rtx\s*a?\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|rocprof\w*|mi[123]\d0x?|mps|cupti\w*|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
     # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
@@ -172,7 +174,8 @@ _PLANNED_TPU = re.compile(
     rf"\b(?:before|later|eventually|then)\s+(?:\w+\s+)?(?:{_MOVE}|going)\s+(?:\w+\s+){{0,2}}?to\s+"
     rf"{_TPU_ARTICLE}|"
     # "before launching on our TPU VM", "antes de subir pra TPU", "ainda não subi pra TPU"
-    rf"\bbefore\s+(?:launching|running|deploying)\s+(?:\w+\s+){{0,2}}?(?:on|to)\s+(?:our\s+|my\s+)?"
+    rf"\bbefore\s+(?:launching|running|deploying|sending|submitting|shipping)\s+(?:\w+\s+){{0,2}}?"
+    r"(?:on|to)\s+(?:our\s+|my\s+)?"
     rf"{_TPU_ARTICLE}|"
     r"\b(?:antes\s+de|ainda\s+n[ãa]o)\s+(?:\w+\s+){0,2}?(?:subir|subi|mudar|migrar|passar|levar)"
     rf"\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa])\s+(?:a\s+|o\s+)?{_TPU_ARTICLE}|"
@@ -395,9 +398,11 @@ def title_subject(title: str | None) -> list[str]:
 _GENERIC_DEVICES = frozenset({"gpu", "gpus"})
 
 
-def _names_its_device(device: list[str]) -> bool:
-    """Two or more concrete names of another device (t4, nvidia-smi, cuda…), not "GPU" alone."""
-    return len({d.lower() for d in device} - _GENERIC_DEVICES) >= 2
+def _names_its_setting(device: list[str], service: list[str]) -> bool:
+    """Two or more concrete names of where the run is: another device (t4, nvidia-smi, cuda…, not
+    "GPU" alone) or a Google service that is not a TPU (Vertex AI, a Compute Engine VM)."""
+    devices = {d.lower() for d in device} - _GENERIC_DEVICES
+    return len(devices) + len({s.lower() for s in service}) >= 2
 
 
 def read_context(text: str, title: str | None = None) -> Context:
@@ -424,19 +429,20 @@ def read_context(text: str, title: str | None = None) -> Context:
     if device:
         tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", tpu_text))
     evidence = _TPU_EVIDENCE
-    if _XLA_ON_GPU.search(text):
+    if _XLA_ELSEWHERE.search(text):
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
     tpu = _found(evidence, tpu_text)
-    if _names_its_device(device) and all(_BARE_TPU.fullmatch(x) for x in tpu):
-        # the run's own device named twice over (a T4 and its nvidia-smi, CUDA and an A100) and
-        # the TPU only by its bare name ("is there a setup step like the one for TPU?"): that TPU
-        # is another machine's. Over the labelled and written sets, 11 look-alikes and no report
-        # in scope
+    service = _found(_OTHER_SERVICE, text)
+    if _names_its_setting(device, service) and all(_BARE_TPU.fullmatch(x) for x in tpu):
+        # where the run is, named twice over (a T4 and its nvidia-smi, CUDA and an A100, a T4 in
+        # Vertex AI Workbench) and the TPU only by its bare name ("is there a setup step like the
+        # one for TPU?"): that TPU is another machine's. Over the labelled and written sets, 27
+        # look-alikes and no report in scope
         tpu = []
     return Context(
         tpu,
         device,
-        _found(_OTHER_SERVICE, text),
+        service,
         _found(_XLA_STACK, text),
         subject,
     )

@@ -255,7 +255,11 @@ _RULES: tuple[_Rule, ...] = (
             # v4 charges accruing", "quanto tá custando um v5e-8 por hora?", "sai mais barato?")
             r"\b(?:billing\s+report|invoice|bill)\s+(?:still\s+)?(?:shows?|lists?)\b|"
             r"\bcharges?\s+(?:accruing|still|keep)\b|\bquanto\s+(?:t[áa]|est[áa])\s+custando\b|"
-            r"\b(?:cheaper|mais\s+barat[oa])\?|\bor[çc]amento\b",
+            r"\b(?:cheaper|mais\s+barat[oa])\?|\bor[çc]amento\b|"
+            # a cost compared or discounted: "how do the hourly costs compare", "cheaper per
+            # chip-hour", "does a committed-use discount apply to TPUs?"
+            r"\bcommitted[- ]use\s+discounts?\b|\b(?:hourly\s+)?costs?\s+compare\b|"
+            r"\bcheaper\s+per\s+(?:chip|core|hour|chip-hour)\b|\bper\s+chip-hour\b",
             re.I,
         ),
     ),
@@ -270,6 +274,10 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:which|what)\s+(?:zones?|regions?)\s+(?:have|has|offers?|supports?|provides?|"
             r"can\s+i)\b|"
             r"\bquais\s+(?:zonas|regi[õo]es)\b|"
+            # when a generation reaches a region: "when does v6e come to europe-west4?", "quando
+            # ela chega em southamerica-east1"
+            r"\b(?:when|quando)\b[^\n?]{0,60}?\b(?:arrives?|lands?|launch(?:es)?|comes?|chega|"
+            r"chegar[áa]?)\s+(?:em|na|no|in|to)\s+[a-z]+-[a-z]+\d+\b|"
             r"\bdispon[ií]ve(?:l|is)\s+(?:em|na|no|nas|nos)\s+(?:[a-z]+-[a-z]+\d+(?:-[a-z])?\b|"
             r"(?:qual|quais|minha|essa|esta)\s+(?:zona|regi[ãa]o))",
             re.I,

@@ -295,7 +295,8 @@ _INPUT_READY = re.compile(
     r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
     r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)"
     # the input pipeline analyzer's own verdict, quoted without its figure
-    r"|\bis\s+NOT\s+input[- ]bound\b|\bn[ãa]o\s+(?:[ée]|est[áa])\s+input[- ]bound\b",
+    r"|(?:\bis|['’]s|\bwas)\s+NOT\s+input[- ]bound\b"
+    r"|\bn[ãa]o\s+(?:[ée]|est[áa])\s+input[- ]bound\b",
     re.I,
 )
 
