@@ -160,6 +160,8 @@ BILLING = [
     "8x H100 or a v5p-16: how do the hourly costs compare for a weekly fine-tune?",
     "is a v5litepod-8 cheaper per chip-hour than a v4-8 on demand?",
     "does a committed-use discount apply to TPUs or only to GCE VMs?",
+    "if I stop the v4-8 does it stop charging?",
+    "qual a diferença de preço de spot pra on-demand numa v5e?",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",

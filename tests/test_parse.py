@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.text.normalize import MAX_LINE, normalize, strip_ansi
-from assistant.text.parse import parse, query_views, searchable, unread_script
+from assistant.text.parse import parse, query_views, searchable, select_key_lines, unread_script
 
 
 def test_strips_ansi_timestamps_and_prefixes():
@@ -501,3 +501,18 @@ def test_an_api_error_printed_as_yaml_is_a_key_line():
         ]
     )
     assert any("Quota limit" in k["text"] for k in parse(raw).key_lines)
+
+
+def test_a_state_that_is_not_running_is_a_key_line():
+    # gcloud's `describe` of a queued resource or a TPU: the state line says what happened
+    raw = (
+        "$ gcloud compute tpus queued-resources describe qr-1 --zone=us-east5-a\n"
+        "createTime: '2024-06-03T09:14:52Z'\n"
+        "state:\n"
+        "  state: WAITING_FOR_RESOURCES\n"
+        "tpu:\n"
+        "  nodeSpec: []\n"
+    )
+    lines = [text for _, text in select_key_lines(normalize(raw))]
+    assert "state: WAITING_FOR_RESOURCES" in lines
+    assert parse(raw).outside["kind"] == "capacity"

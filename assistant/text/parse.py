@@ -148,7 +148,9 @@ _KEY_WORDS = re.compile(
     r"error|exception|failed|failure|fatal|traceback|refused|timed out|timeout|not found|denied|"
     r"exhausted|out of memory|\bhbm\b|unavailable|unsupported|could not|cannot|can't|unable|"
     r"\boom\b|abort|killed|hang|stuck|erro|falha|nao |forbidden|"
-    r"does not have [\w.]* ?(?:access|permission)",
+    r"does not have [\w.]* ?(?:access|permission)|"
+    # a state gcloud's `describe` prints for a TPU or a queued resource that is not running
+    r"\bstate:\s*(?:WAITING_FOR_RESOURCES|PREEMPTED|STOPPED|SUSPENDED|TERMINATED|PROVISIONING)\b",
     re.I,
 )
 # The words a described symptom turns on ("the recompilation takes most of the training time", "the

@@ -307,6 +307,8 @@ _SYNTHETIC = (
     r"(?:\b(?:synthetic|dummy|fake|random)\s+(?:`[^`\n]{1,30}`\s+|\S+\s+)?"
     r"(?:data(?:set|loader)?|inputs?|batch(?:es)?|tensors?)\b"
     r"|\bdados?\s+(?:sint[ée]ticos?|falsos?|aleat[óo]rios?|fake)"
+    # a training script's flag for it: "--fake_data", "--use_synthetic_data=true"
+    r"|\b(?:use_)?(?:synthetic|fake|dummy)_data\b"
     # or the random arrays a fake dataset returns, named by their call: "a fake one returning
     # torch.randn tensors", "batches of np.random.rand"
     r"|\b(?:torch\.randn?|np\.random\.\w+|numpy\.random\.\w+|jax\.random\.\w+|tf\.random\.\w+)\b)"
@@ -315,8 +317,10 @@ _FAST = (
     r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens)"
     r"/s(?:ec)?\b|\bfaster\b|\bquicker\b|\bfull\s+speed\b|\bmais\s+r[áa]pido"
     # or the step time falling to a figure: "dropped to ~110 ms per step", "caiu pra ~110ms"
-    r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu)\s+"
-    r"(?:to|pra|para|a)\s+~?\d[\d.,]*\s*(?:ms|s|min(?:\s*\d+\s*s)?)\b)"
+    r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu|goes|vai)\s+"
+    r"(?:to|pra|para|a)\s+~?\d[\d.,]*\s*(?:ms|s|min(?:\s*\d+\s*s)?)\b"
+    # or a multiple: "the throughput is almost 3x higher"
+    r"|\b\d+(?:[.,]\d+)?\s*x\s+(?:higher|faster|more|maior|mais\s+r[áa]pido))"
 )
 _SYNTHETIC_FASTER = re.compile(
     _SYNTHETIC
