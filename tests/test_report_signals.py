@@ -1369,3 +1369,25 @@ def test_a_tpu_named_only_as_a_plan_is_no_evidence():
     # a TPU the report ran on still counts beside the plan
     ran = "plan to move to a TPU pod later; on our v4-8 the TPUStrategy run already hangs"
     assert {"v4-8", "tpustrategy"} <= set(read_context(ran).tpu)
+
+
+def test_an_interrupt_inside_the_tpus_start_up_is_a_connection_hang(engine):
+    # the KeyboardInterrupt lands in the call that finds the TPU: it hung connecting
+    for text in (
+        "xm.xla_device() never returns on the v3-8; interrupting gives a KeyboardInterrupt "
+        "inside get_xla_supported_devices",
+        "na v3-8 o xm.xla_device() nunca volta; interrompi e deu KeyboardInterrupt dentro de "
+        "get_xla_supported_devices",
+        '  File "tpu_strategy_util.py", line 119, in initialize_tpu_system\n'
+        "    output = _tpu_init_fn()\nKeyboardInterrupt",
+    ):
+        answer = engine.ask(text)
+        assert answer.results[0].id == "tpu-connection", text
+        assert any("interrupted-at-start-up" in w for w in answer.results[0].why), text
+    # ... one inside a training step after an error is not
+    step = (
+        "v4-8: after a shape error at step 1200 the job sat there; Ctrl+C printed\n"
+        '  File "train.py", line 88, in train_step\n    loss = float(metrics["loss"])\n'
+        "KeyboardInterrupt"
+    )
+    assert not any("interrupted-at-start-up" in w for w in engine.ask(step).results[0].why)
