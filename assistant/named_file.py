@@ -2,7 +2,7 @@
 the terminal (most terminals then paste its path, quoted or with its spaces escaped, some as a
 `file://` address). The assistant reads the file instead of searching for the words of its name.
 
-One function; its only I/O is looking the path up (the caller reads the file).
+Two functions; their only I/O is looking the path up (the caller reads the file).
 """
 
 from __future__ import annotations
@@ -39,3 +39,25 @@ def named_file(text: str) -> Path | None:
         except (OSError, ValueError, RuntimeError):  # no home to expand, a NUL, a name too long
             continue
     return None
+
+
+# What a log, a notebook or a script saved to disk is called: a single word ending so, with a
+# folder in it, names a file whatever else it could be
+_FILE_SUFFIXES = (".log", ".txt", ".out", ".err", ".ipynb", ".py", ".json", ".jsonl")
+
+
+def missing_file(text: str) -> str | None:
+    """The path `text` names when it is only a path to a file that is not there (`~/runs/trian.log`,
+    a typo): one word with a folder and a log's, a notebook's or a script's ending. None for
+    anything else, a file that exists included (`named_file`), and for a path without such an
+    ending ("/tmp/tpu_logs" may be a question about that folder)."""
+    s = text.strip()
+    if not s or any(c.isspace() for c in s) or len(s) > MAX_PATH_CHARS:
+        return None
+    if "/" not in s or not s.lower().endswith(_FILE_SUFFIXES) or "://" in s:
+        return None
+    try:
+        exists = Path(s).expanduser().exists()
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return None if exists else s

@@ -37,6 +37,14 @@ def test_ask_reads_a_log_file_named_as_its_argument(run_cli, tmp_path):
     assert any(k["line"] == 2 and "hbm" in k["text"] for k in data["facts"]["key_lines"])
 
 
+def test_ask_on_a_log_path_that_is_not_there_says_so(run_cli, tmp_path):
+    # a typo in the path: an error and exit 2, not an answer to the words "train" and "log"
+    missing = tmp_path / "runs" / "trian.log"
+    r = run_cli("ask", "--json", str(missing))
+    assert r.returncode == 2 and r.stdout == b""
+    assert b"no such file" in r.stderr and b"Traceback" not in r.stderr
+
+
 def test_ask_on_a_script_points_to_check(run_cli, tmp_path):
     script = tmp_path / "train.py"
     script.write_text("import jax\nprint(jax.devices())\n")

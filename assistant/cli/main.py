@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from .. import paths
-from ..named_file import named_file
+from ..named_file import missing_file, named_file
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -249,6 +249,11 @@ def cmd_ask(args) -> int:
 
             hint = t(_lang(args) or "en", "cli.ask_script", path=args.text)
             print(f"tpu-assist: note: {hint}", file=sys.stderr)
+    elif (missing := missing_file(args.text)) is not None:
+        # a typo in a log's path: searching the words of its name would answer something
+        raise UsageError(
+            f"{missing}: no such file (to search these words, pipe them: echo '…' | tpu-assist ask)"
+        )
     else:
         raw = args.text
     if not (raw.strip() if isinstance(raw, str) else raw.strip(b" \t\r\n\x00")):

@@ -8,7 +8,7 @@ import json
 
 from textual import events
 
-from assistant.named_file import named_file
+from assistant.named_file import missing_file, named_file
 from assistant.tui.app import make_app
 from assistant.tui.widgets.answer import AnswerView
 from assistant.tui.widgets.findings import FindingsView
@@ -133,3 +133,19 @@ def test_what_names_a_file(tmp_path, monkeypatch):
         "x" * 5000,
     ]:
         assert named_file(text) is None, text
+
+
+def test_what_names_a_file_that_is_not_there(tmp_path):
+    log = tmp_path / "run.log"
+    assert missing_file(str(tmp_path / "trian.log")) == str(tmp_path / "trian.log")
+    assert missing_file("~/no/such/run.ipynb") == "~/no/such/run.ipynb"
+    log.write_text("x")
+    for text in [
+        str(log),  # there: named_file reads it
+        "/tmp/tpu_logs",  # no file's ending: may be a question about the folder
+        "train.log",  # no folder: may be words
+        "where is /tmp/x.log?",  # a sentence
+        "https://example.com/a.log",
+        "",
+    ]:
+        assert missing_file(text) is None, text
