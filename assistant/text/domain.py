@@ -412,18 +412,13 @@ def read_context(text: str, title: str | None = None) -> Context:
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     device = _found(_OTHER_DEVICE, text)
     tpu_text = _TPU_DOCUMENT.sub(" ", text)
-    if _DISOWNED_TPU.search(tpu_text):
-        # "this is on the lab's RTX 4090 box, not the TPUs": a bare "TPU" elsewhere ("the TPU
-        # channel") is not this run's either; what only a TPU run shows (a v4-8) still counts
-        tpu_text = _BARE_TPU.sub(" ", _DISOWNED_TPU.sub(" ", tpu_text))
-    # an Edge TPU or a phone's TPU named: a bare "TPU" is that chip
-    if _OTHER_TPU.search(tpu_text):
-        tpu_text = _BARE_TPU.sub(" ", _OTHER_TPU.sub(" ", tpu_text))
-    if _PLANNED_TPU.search(tpu_text):
-        # the TPU is still a plan, so its bare name elsewhere is that plan's TPU too ("will this
-        # also happen on the TPU?", "someone told me JAX is fastest on TPU"); what only a TPU run
-        # shows (libtpu, TPUStrategy, a v4-8) still counts
-        tpu_text = _BARE_TPU.sub(" ", _PLANNED_TPU.sub(" ", tpu_text))
+    # A TPU the person disowns ("this is on the lab's RTX 4090 box, not the TPUs"), an Edge TPU or
+    # a phone's, a TPU still only planned: its bare name elsewhere in the input ("the TPU
+    # channel", "will this also happen on the TPU?") is that TPU too; what only a TPU run shows
+    # (libtpu, TPUStrategy, a v4-8) still counts
+    for other in (_DISOWNED_TPU, _OTHER_TPU, _PLANNED_TPU):
+        if other.search(tpu_text):
+            tpu_text = _BARE_TPU.sub(" ", other.sub(" ", tpu_text))
     # beside another device named, a TPU likened to the run or a list of accelerator kinds names
     # no Cloud TPU
     if device:

@@ -259,7 +259,7 @@ _RULES: tuple[_Rule, ...] = (
             # a cost compared or discounted: "how do the hourly costs compare", "cheaper per
             # chip-hour", "does a committed-use discount apply to TPUs?"
             r"\bcommitted[- ]use\s+discounts?\b|\b(?:hourly\s+)?costs?\s+compare\b|"
-            r"\bcheaper\s+per\s+(?:chip|core|hour|chip-hour)\b|\bper\s+chip-hour\b|"
+            r"\bcheaper\s+per\s+(?:chip|core|hour)\b|\bper\s+chip-hour\b|"
             # "does it stop charging?", "a diferença de preço de spot pra on-demand", the pricing
             # calculator
             r"\bstops?\s+(?:charging|billing)\b|\bpara\s+de\s+cobrar\b|"
