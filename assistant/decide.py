@@ -418,13 +418,15 @@ def outside_guide(retrieval: Retrieval, top: Scored) -> bool:
     """A key line names a problem the guide behind the knowledge base does not cover — the software
     could not be installed or loaded, there was no capacity or quota for the TPU, the TPU's host was
     given a local path, the loss became NaN (`text.outside`) — and no specific signature of the
-    answer explains that line, nor did one of its signatures read an earlier line (`_came_first`):
-    the assistant abstains and says why (the answer's notes). The confidence model has next to
-    nothing to learn this from: none of the real reports it is fitted on has such a line."""
+    answer explains that line, nor did one of its signatures read an earlier line (`_came_first`),
+    nor does one tell what followed it (`_follows`): the assistant abstains and says why (the
+    answer's notes). The confidence model has next to nothing to learn this from: none of the real
+    reports it is fitted on has such a line."""
     outside = retrieval.facts.outside
     if outside is None:
         return False
-    return not _settled_by_a_message(top) and not _came_first(top, outside["line"])
+    line = outside["line"]
+    return not (_settled_by_a_message(top) or _came_first(top, line) or _follows(top))
 
 
 def _asks(hit: SignatureHit | ProfileHit) -> bool:
@@ -472,6 +474,23 @@ def _came_first(top: Scored, line: int) -> bool:
         if not isinstance(hit, ProfileHit) and not _asks(hit) and hit.weight > SUPPORT_ONLY
     }
     return line not in lines and any(n < line for n in lines)
+
+
+def _follows(top: Scored) -> bool:
+    """A signature of the answer tells what followed an error (`Signature.aftermath`: the other
+    processes left hanging, a Ctrl+C that does not stop the run), in a sentence that states it:
+    the error outside the guide (a data loader's crash in one worker) is how the entry's problem
+    began, and the person asks about what came after it. Held to the same bar as `_came_first`:
+    a supporting signature or a contested answer does not count."""
+    if top.evidence.exclude > 0:
+        return False
+    return any(
+        isinstance(hit, SignatureHit)
+        and hit.aftermath
+        and not _asks(hit)
+        and hit.weight > SUPPORT_ONLY
+        for hit, _ in top.evidence.signature_hits
+    )
 
 
 # MiniLM's cosine between two texts about different things is about 0.1-0.3, and a question and

@@ -976,6 +976,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "the input said to be ready before the steps",
         "a entrada dita pronta antes dos passos",
     ),
+    "profile.batch_norm": (
+        "batch norm over each core's batch, and the accuracy it reaches",
+        "batch norm sobre o lote de cada núcleo, e a acurácia que atinge",
+    ),
     "profile.memory_bound": (
         "memory named as the limit (out of memory, does not fit)",
         "memória apontada como o limite (falta memória, não cabe)",

@@ -162,6 +162,8 @@ BILLING = [
     "does a committed-use discount apply to TPUs or only to GCE VMs?",
     "if I stop the v4-8 does it stop charging?",
     "qual a diferença de preço de spot pra on-demand numa v5e?",
+    "qt sai uma v5e-8 spot por hora em us-west4?",
+    "how much is a v6e-4 per month if I keep it running?",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",
@@ -1005,6 +1007,24 @@ def test_the_first_error_decides_between_an_entry_and_an_install_problem(engine)
     )
     answer = engine.ask(install_first)
     assert answer.abstained and answer.facts.outside["kind"] == "install"
+
+
+def test_what_followed_an_error_outside_the_guide_is_still_answered(engine):
+    """A worker's data loader crashed (outside the guide), and the report is about what followed:
+    the other processes hang and Ctrl+C does not stop them. hang-on-error's signature that reads
+    the aftermath keeps the answer; the crash alone, with no such aftermath, is still refused."""
+    crash = "PIL.UnidentifiedImageError: cannot identify image file '/data/train/0042.jpg'"
+    hang = (
+        "xmp.spawn on a v4-8: one process died with\n\n"
+        f"{crash}\n\n"
+        "and the other three sit there with the TPU idle; Ctrl+C only prints KeyboardInterrupt "
+        "and the script never exits. How do I make the whole job fail fast?"
+    )
+    answer = engine.ask(hang)
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "data_loading"
+    assert not answer.abstained and answer.results[0].id == "hang-on-error"
+    alone = engine.ask(f"xmp.spawn on a v4-8, one process died with\n\n{crash}")
+    assert alone.abstained
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])

@@ -1190,6 +1190,25 @@ def test_a_tiny_per_core_batch_beside_memory_words_is_a_batch_lowered_to_fit():
     assert read_profile("RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm").to_dict() == {}
 
 
+def test_batch_norm_over_a_few_examples_per_core_is_an_accuracy_problem():
+    # the guide: batch norm runs on each core's batch, and under 32 examples it can lower accuracy;
+    # the batch then explains what the model reaches, not its speed or its memory
+    for text in [
+        "DeepLabv3+ with BatchNormalization, 2 images per replica on a v3-8, val mIoU 70 vs 78 on "
+        "the A100",
+        "ResNet with nn.BatchNorm2d, batch 4 per core because of memory; accuracy plateaus at 61%",
+        "lote por núcleo de 2, a rede tem batch norm e a acurácia na TPU fica 10 pontos abaixo",
+        "per-core batch 16 with BatchNorm layers, and top-1 is two points under the GPU run",
+    ]:
+        _reads_and_routes(text, "batch_norm", ["accuracy-drop"])
+    # batch norm beside a large per-core batch, or a small batch with no accuracy named, is not it
+    assert _routed("per-core batch 64 with BatchNorm, top-1 two points lower") == []
+    slow = "per-core batch 2 with BatchNorm layers, and the steps are slow"
+    assert not read_profile(slow).batch_norm and _routed(slow) == ["small-batch"]
+    # read only beside a per-core batch
+    assert not read_profile("BatchNorm on the TPU lowers my accuracy").batch_norm
+
+
 def test_a_planning_question_at_batch_one_is_answered_model_too_large(engine):
     question = (
         "Can a 13B model be fully fine-tuned on a v5e-8?\n\nI plan bf16 weights and AdamW, and "
@@ -1210,6 +1229,8 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         "device is idle between steps; the batch is synthetic and already on device",
         "TPU idle time 60%. Data loader is not the issue (tested with synthetic data, same numbers)",
         "o dataset tá todo em memória e a TPU fica parada entre um step e outro",
+        "tpu idle uns 55% entre os steps, e com dado sintético fica igual",
+        "gaps entre todo step no profile; synthetic dá a mesma coisa",
         # the analyzer's verdict quoted without its figure
         "TPU idle time 86.9%, and the analyzer says: Your program is NOT input-bound",
         "a TPU fica ociosa entre os steps e o profiler diz que não está input-bound",

@@ -283,6 +283,9 @@ def _pattern_problems(path: str, field_name: str, sigs: Sequence[Signature]) -> 
         if sig.sets and field_name == "excludes":
             # a look-alike's match is no situation of the entry's own
             yield Problem(path, f"{field_name}[{i}].sets", "E035", "applies to signatures only")
+        if sig.aftermath and field_name == "excludes":
+            where = f"{field_name}[{i}].aftermath"
+            yield Problem(path, where, "E037", "applies to signatures only")
         if sig.example is not None and rx.search(sig.example) is None:
             # the example is what the dense index embeds for the signature and what a reader
             # takes as the message it catches: one the pattern misses misleads both

@@ -24,6 +24,7 @@ Codes are stable (tests, scripts and docs refer to them):
 | E034 | `tpu_evidence: false` is set on an exclude (it applies to signatures only) |
 | E035 | `sets` is given on an exclude (it applies to signatures only) |
 | E036 | a signature's `sets` names no question's `answer_from`, or a value no option has |
+| E037 | `aftermath` is set on an exclude (it applies to signatures only) |
 | E040 | a text is missing one of the languages (en, pt) |
 | E041 | a text, command or code step uses a placeholder that nothing can fill |
 | E042 | a number question names an unknown advisor |
@@ -59,6 +60,7 @@ CODES = {
     "E034": "tpu_evidence on an exclude",
     "E035": "sets on an exclude",
     "E036": "a situation no question takes",
+    "E037": "aftermath on an exclude",
     "E040": "missing language",
     "E041": "unknown placeholder",
     "E042": "unknown advisor",

@@ -81,6 +81,11 @@ class Signature(Strict):
     # questions taking them (`answer_from`): "TPU is already in use by process …" is a new error
     # after a run, saying the TPU is in use, so those two questions are not asked again.
     sets: dict[Annotated[str, Field(pattern=VAR_PATTERN)], str] = Field(default_factory=dict)
+    # Signatures only: the match tells what followed an error (a program left hanging, a run
+    # interrupted that will not stop), so an error the report names beside it, even one the guide
+    # does not cover (a data loader that crashed), is how the entry's problem began, not a reason
+    # to refuse the answer (`decide.outside_guide`).
+    aftermath: bool = False
 
 
 class Option(Strict):

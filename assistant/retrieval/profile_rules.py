@@ -59,6 +59,11 @@ The guide separates slow-training problems by where the step time goes:
   been lowered to fit → `batch-or-model-too-large`, the guide's "the model is too large" (over
   the labelled and written sets, 9 of the 10 reports with a per-core batch under 8 were about
   memory, and the one about speed named none);
+- batch normalization named beside a per-core batch under 32, in a report about the accuracy
+  (or mIoU, a loss that plateaus) the model reaches: the guide's "batch norm runs on each core's
+  batch separately", which lowers accuracy on so few examples → `accuracy-drop`, and the batch no
+  longer reads as too small to keep the TPU busy or as lowered to fit (the complaint is not speed
+  or memory);
 - a PyTorch/XLA metrics report with many compilations (CompileTime samples): after warm-up a
   training loop should only execute graphs it already compiled, so 10 or more compilations, and
   more than one for every 20 executions, mean that shapes keep changing (`dynamic-shape`); one
@@ -98,6 +103,7 @@ MOSTLY_IDLE = 50  # % of the step idle or waiting for input: what the step is mo
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
+NORM_BATCH = 32  # per-core batch under which the guide finds batch norm lowering accuracy
 MOSTLY_FREE = 25  # % of the device's memory in use
 OFF_TILE = 1.1  # a model dimension padded up to the next multiple of 128 by a tenth or more
 PADDED = 2.0  # a buffer padded to this many times its size (the tensor-padding signature's figure)
@@ -150,10 +156,17 @@ def _tiny_batch(p: ProfileFigures) -> bool:
     return p.per_core_batch is not None and p.per_core_batch < TILE_BATCH
 
 
+def _normalizes_few(p: ProfileFigures) -> bool:
+    """Batch norm over a per-core batch under the guide's 32, in a report about what the model
+    reaches: the statistics of so few examples are what lowers its accuracy."""
+    return bool(p.batch_norm) and p.per_core_batch is not None and p.per_core_batch < NORM_BATCH
+
+
 def _few(p: ProfileFigures) -> bool:
     """A tiny per-core batch chosen, not one lowered to fit in memory: too few rows to fill the
-    MXU, `small-batch`'s own problem."""
-    return _tiny_batch(p) and not p.memory_bound
+    MXU, `small-batch`'s own problem. Not where the complaint is the accuracy that batch norm
+    over so few rows reaches: that is the batch's other cost."""
+    return _tiny_batch(p) and not p.memory_bound and not _normalizes_few(p)
 
 
 def _rules_input_out(p: ProfileFigures) -> bool:
@@ -452,8 +465,19 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "batch-lowered-to-fit",
         "batch-or-model-too-large",
-        lambda p: _tiny_batch(p) and bool(p.memory_bound),
+        lambda p: _tiny_batch(p) and bool(p.memory_bound) and not _normalizes_few(p),
         lambda p: _known(per_core_batch=p.per_core_batch, memory_bound=p.memory_bound),
+    ),
+    ProfileRule(
+        # batch norm over a few examples per core, and the accuracy it reaches: two findings that
+        # agree on the guide's first cause of lower accuracy, whether the batch was lowered to
+        # fit in memory or not
+        "batch-norm-per-core",
+        "accuracy-drop",
+        _normalizes_few,
+        lambda p: _known(per_core_batch=p.per_core_batch, batch_norm=p.batch_norm),
+        lambda p: AGREEING,
+        tpu_evidence=False,
     ),
 )
 

@@ -55,6 +55,7 @@ class SignatureHit:
     last_line_no: int = 0
     tail: str = ""
     sets: dict[str, str] = field(default_factory=dict)  # the situation it shows (kb.schema)
+    aftermath: bool = False  # it tells what followed an error (see kb.schema.Signature)
 
 
 SET_SIZE = 512  # patterns per RE2 Set (measured by scripts/bench.py at 100k chunks)
@@ -175,6 +176,7 @@ class SignatureMatcher:
                     last_line_no,
                     tail,
                     dict(sig.sets),
+                    sig.aftermath,
                 )
             )
         hits.sort(key=lambda h: (-h.weight, h.line_no))

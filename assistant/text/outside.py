@@ -245,6 +245,9 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bhow much (?:does|do|would|will|did)\b[^\n?]{0,60}\bcost\b|"
             r"\bquanto (?:custa|custam|cobra|cobram|vou pagar)\b|"
+            # a price by the hour or month, asked tersely: "qt sai v5e-8 spot por hora?"
+            r"\b(?:quanto|qto|qt|how\s+much)\b[^\n?]{0,40}?(?:\b(?:por|per|an?)\s+(?:hora|hour|hr"
+            r"|m[êe]s|month)\b|/\s*(?:h|hr|hora|hour)\b)|"
             r"\bpricing\b|\bprice per (?:hour|chip|core)\b|"
             # charged or billed, and billing as the subject (not "billing is enabled")
             r"\b(?:am|are|is|was|were|be|being|get|gets|got|getting|still) (?:still )?"

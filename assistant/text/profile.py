@@ -206,8 +206,8 @@ _IDLE_GAPS = re.compile(
     r"(?:TPU\s+|device\s+)?idle\b"
     r"|\bo\s+resto\s+(?:do\s+(?:step|passo|tempo)\s+)?[ée]\s+(?:host\s*(?:/|e|ou)\s*)?"
     r"(?:TPU\s+)?(?:idle|ocios[ao])\b"
-    r"|\bburacos?\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
-    r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?)\s+(?:entre|enquanto)\b"
+    r"|\b(?:buracos?|gaps?)\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
+    r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?|idle)\s+(?:entre|enquanto)\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
     r"(?:\d+\s+)?(?:chips|n[uú]cleos|cores|dispositivos))",
     re.I,
@@ -288,6 +288,9 @@ _INPUT_READY = re.compile(
     r"|\b(?:already|pre-?loaded|cached)\s+(?:in\s+(?:memory|RAM)|on\s+(?:the\s+)?(?:device|TPU))\b"
     r"|\b(?:synthetic|dummy|fake)\s+(?:data|inputs?|batch(?:es)?|tensors)\b[^.\n]{0,60}?"
     r"\b(?:same|no\s+(?:change|difference)|still\s+slow|did\s*n[o']t\s+help)\b"
+    # ... in Portuguese: "synthetic dá a mesma coisa", "com dado sintético fica igual"
+    r"|\b(?:synthetic|sint[ée]tic[oa]s?|fake|dummy)\b[^.\n]{0,40}?\b(?:mesm[ao]\s+(?:coisa|tempo"
+    r"|velocidade|resultado|n[úu]meros?)|(?:d[áa]|fica)\s+igual|n[ãa]o\s+(?:muda|mudou|ajuda|ajudou))"
     r"|\b(?:input(?:\s+pipeline)?|data\s*loader|data\s+loading)\s+(?:is\s+not|isn'?t|was\s+not"
     r"|wasn'?t)\s+(?:the\s+)?(?:issue|problem|bottleneck|culprit)\b"
     r"|\bnot\s+the\s+input(?:\s+pipeline)?\b"
@@ -347,6 +350,19 @@ _MEMORY_BOUND = re.compile(
     r"|\bwill\s+(?:it|this|that|(?:a|an|the|my)\s+[\w.-]+(?:\s+model)?)\s+fit\b"
     r"|\bn[ãa]o\s+cabe|\bcaber?\s+(?:na|no|numa|num|em)\b|\bmal\s+cabe"
     r"|\bfalta(?:ndo)?\s+(?:de\s+)?mem[óo]ria|\bestour(?:a|ando|ou|ar)\s+(?:a\s+)?mem[óo]ria",
+    re.I,
+)
+
+# Batch normalization named beside a per-core batch, in a report about what the model reaches (its
+# accuracy, mIoU, a loss that plateaus): the guide's batch norm computed over each core's few
+# examples, which lowers accuracy (`batch_norm`). The batch is then the cause of an accuracy
+# problem, not of a slow or an out-of-memory one.
+_BATCH_NORM = re.compile(
+    r"\bbatch[\s_-]?norm|BatchNorm|\bBN\b|normaliza\w*\s+(?:de|do|por)\s+lote", re.I
+)
+_WHAT_IT_REACHES = re.compile(
+    r"\b(?:accuracy|acc|m?IoU|acur[áa]cia|precis[ãa]o|top-?[15]|BLEU|F1|perplexity|Dice|m?AP"
+    r"|converg\w*|plateau\w*|estagn\w*|empac\w*)\b",
     re.I,
 )
 
@@ -576,6 +592,9 @@ class ProfileFigures:
     # 1: beside a per-core batch, memory named as what limits the run (out of memory, it does not
     # fit; no figure), so the batch is what was left once it had been lowered to fit
     memory_bound: int | None = None
+    # 1: beside a per-core batch, batch normalization and what the model reaches (accuracy, mIoU)
+    # named: batch norm over each core's few examples, the guide's cause of lower accuracy
+    batch_norm: int | None = None
     idle_gaps: int | None = None  # 1: the device described idle between steps (no figure)
     host_feeding: int | None = None  # 1: the host described busy producing the input (no figure)
     # 1: beside idle time or gaps, the input said to be ready before the steps (in memory, on the
@@ -860,6 +879,8 @@ def read_profile(text: str) -> ProfileFigures:
             found["per_core_batch"] = int(next(g for g in m.groups() if g))
             if _MEMORY_BOUND.search(text):
                 found["memory_bound"] = 1
+            if _BATCH_NORM.search(text) and _WHAT_IT_REACHES.search(text):
+                found["batch_norm"] = 1
             break
     used = _memory_used(text)
     if used is not None:
