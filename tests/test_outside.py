@@ -164,6 +164,7 @@ BILLING = [
     "qual a diferença de preço de spot pra on-demand numa v5e?",
     "qt sai uma v5e-8 spot por hora em us-west4?",
     "how much is a v6e-4 per month if I keep it running?",
+    "do I keep paying for the v4-8 while it is stopped? is it billed per second?",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",

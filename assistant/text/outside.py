@@ -266,6 +266,9 @@ _RULES: tuple[_Rule, ...] = (
             # "does it stop charging?", "a diferença de preço de spot pra on-demand", the pricing
             # calculator
             r"\bstops?\s+(?:charging|billing)\b|\bpara\s+de\s+cobrar\b|"
+            # "do I keep paying while it's stopped?", "billed per second or per hour?"
+            r"\b(?:keep|still|continue\s+to)\s+paying\b|\bcontinu[ao]\s+pagando\b|"
+            r"\b(?:billed|charged)\s+per\s+(?:second|minute|hour)\b|"
             r"\b(?:price|pricing)\s+(?:difference|calculator)\b|"
             r"\b(?:diferen[çc]a\s+de|calculadora\s+de)\s+pre[çc]os?\b",
             re.I,
