@@ -159,6 +159,7 @@ def test_the_profilers_not_input_bound_figure_speaks_against_the_input_pipeline(
     assert read_profile("Input time: 0.3 ms").input_wait is None  # no step time to compare
     assert read_profile("Average Step Time: 37.6 ms\n  Input:  0.3 ms").input_wait == 0.8
     assert against("Input time: 12%") == []  # "moderately input-bound": not ruled out
+    assert against("o analyzer diz que o tempo esperando input é ~1%") == ["input-bottleneck"]
 
 
 def test_a_tpu_idle_most_of_the_step_speaks_against_low_mxu(engine):
@@ -986,6 +987,8 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
         "entre um step e outro ficam uns 90 ms sem nada rodando em nenhum dos 8 chips",
         "the trace viewer shows the TPU busy in little slivers, ~5ms of work",
         "about 5 ms of device work and then a big gap before the next step",
+        "entre um e outro tem um buraco enorme no trace",
+        "no trace tem uns intervalos grandes onde a TPU não faz nada",
     ]:
         assert read_profile(text).idle_gaps == 1, text
         assert _routed(text) == ["input-bottleneck", "steps-per-execution"], text

@@ -25,7 +25,7 @@ _SEP_OWN = r"(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
 # (92.2%)", the overview's breakdown as people copy it
 _SEP_SHARE = _SEP + r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
 # "esperando entrada", "esperando pelos dados": the TPU waiting for its input, in Portuguese
-_WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+)?(?:entrada|dados)"
+_WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+|o\s+)?(?:entrada|dados|input)"
 _NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
     r"[\s:=~│|]{0,12}(?:(?:is|was|stays|sits|hovers|of|at|de|em|é|fica\s+em|fica)\s+)?"
     r"(?:(?:only|just|about|around|roughly|apenas|só|cerca\s+de|uns|at)\s+)?~?"
@@ -207,6 +207,10 @@ _IDLE_GAPS = re.compile(
     r"|\bo\s+resto\s+(?:do\s+(?:step|passo|tempo)\s+)?[ée]\s+(?:host\s*(?:/|e|ou)\s*)?"
     r"(?:TPU\s+)?(?:idle|ocios[ao])\b"
     r"|\b(?:buracos?|gaps?)\s+(?:de\s+[^\n.]{0,20}\s+)?entre\b"
+    # "entre um e outro tem um buraco", "um buraco grandão onde a TPU não faz nada"
+    r"|\bentre\s+um\s+(?:step\s+|passo\s+)?e\s+outro\b[^.\n]{0,30}?\b(?:buracos?|gaps?|intervalos?)\b"
+    r"|\b(?:buracos?|gaps?|intervalos?)\b[^.\n]{0,30}?\bonde\s+a\s+TPU\s+(?:n[ãa]o\s+faz\s+nada"
+    r"|fica\s+(?:parada|ociosa|idle))"
     r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?|idle)\s+(?:entre|enquanto)\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
     r"(?:\d+\s+)?(?:chips|n[uú]cleos|cores|dispositivos))",
