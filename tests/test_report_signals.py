@@ -346,6 +346,11 @@ def test_low_memory_use_routes_to_a_small_batch_unless_the_input_waits():
     assert _routed("HBM usage: 1.9 GiB of 32 GiB, input time 45%") == ["input-bottleneck"]
     assert _routed("HBM usage: 9 GiB of 16 GiB") == []
     assert _routed("HBM usage: 1.9 GiB of 32 GiB", shows_error=True) == []
+    # ... with "the" before the capacity
+    assert (
+        read_profile("the memory profile shows ~3.5 GiB used of the 32 GiB per chip").memory_used
+        == 10.9
+    )
 
 
 def test_a_low_mxu_figure_beside_mostly_free_memory_tips_it_to_a_small_batch(engine):

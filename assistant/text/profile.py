@@ -379,7 +379,7 @@ _MEMORY_USED = [
         r"(?:\bHBM\b|memory|mem[oó]ria)[^\n\d]{0,40}?"
         + _SIZE
         + r"\s*(?:used\s+|usad[oa]s?\s+|in use\s+|(?:por|per)\s+(?:core|chip|n[uú]cleo)\s*\(?)?"
-        + r"(?:/|of|out of|de|em)\s*"
+        + r"(?:/|of|out of|de|em)\s*(?:the\s+)?"
         + _SIZE,
         re.I,
     ),
@@ -392,7 +392,7 @@ _MEMORY_USED = [
     re.compile(
         r"(?:\bHBM\b|memory|mem[oó]ria)[^\n]{0,160}?(?<![\d.,])"
         + _SIZE
-        + r"\s*(?:used\s+|usad[oa]s?\s+|in use\s+)?(?:of|out of|de|/)\s*"
+        + r"\s*(?:used\s+|usad[oa]s?\s+|in use\s+)?(?:of|out of|de|/)\s*(?:the\s+)?"
         + _SIZE,
         re.I,
     ),
