@@ -133,10 +133,8 @@ class ProfileRule:
     measures: bool = False
     # the finding is one only a TPU's profile or tools give (an MXU figure, the memory viewer's
     # padded sizes): a specific one then shows a TPU, as a signature does (`decide.tpu_evidence`).
-    # A host busy with the input, idle gaps between steps, look the same on a GPU. A callable
-    # decides by the figures read (the input analyzer's verdict is TensorBoard's on a GPU too;
-    # the TPU's idle time beside it is the TPU's own).
-    tpu_evidence: bool | Callable[[ProfileFigures], bool] = True
+    # A host busy with the input, idle gaps between steps, look the same on a GPU.
+    tpu_evidence: bool = True
 
 
 def _profiler_waits(p: ProfileFigures) -> bool:
@@ -291,8 +289,6 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
         # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
         sets=lambda p: {"input_analyzer": "input-bound"} if _profiler_waits(p) else {},
-        # TensorBoard's input analyzer gives the same verdict on a GPU; a TPU idle figure does not
-        tpu_evidence=lambda p: p.tpu_idle is not None,
     ),
     ProfileRule(
         # the loop's own timers, which a GPU's loop prints the same way
@@ -527,9 +523,7 @@ def route(figures: ProfileFigures, shows_error: bool = False) -> list[ProfileHit
                     figures=named,
                     rules_out=r.rules_out,
                     measures=r.measures,
-                    tpu_evidence=(
-                        r.tpu_evidence(figures) if callable(r.tpu_evidence) else r.tpu_evidence
-                    ),
+                    tpu_evidence=r.tpu_evidence,
                     sets=r.sets(figures),
                 )
             )

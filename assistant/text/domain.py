@@ -109,7 +109,6 @@ _OTHER_DEVICE = re.compile(
     # host has is named in many TPU reports, so only these phrasings count
     r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run)|"
     r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|cpu\s+vms?|"
-    r"laptop(?:'s|s)?\s+cpu|cpu\s+(?:of|on|in)\s+(?:my|a|the)\s+laptop|"
     r"no\s+(?:accelerators?|gpus?)\s+attached|"
     # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
     r"accelerator\s*=\s*[\"']?(?:cpu|gpu|cuda|mps)|tensor\s+g\d)\b",

@@ -157,7 +157,7 @@ _PER_CORE_BATCH = [
     ),
     # the number between: "batch size is 8 per device", "lote de 16 por núcleo"
     re.compile(
-        r"\b(?:batch(?:[-_ ]size)?|lote)(?:\s+(?:is\s+|of\s+|de\s+)?|\s*[=:]\s*)(\d{1,6})\s+"
+        r"\b(?:batch(?:[- ]size)?|lote)\s+(?:is\s+|of\s+|de\s+|=\s*|:\s*)?(\d{1,6})\s+"
         r"(?:per|por)\s+(?:core|device|replica|chip|n[uú]cleo|dispositivo)",
         re.I,
     ),
@@ -400,20 +400,10 @@ _MEMORY_USED = [
 # what the frameworks print: torch_xla's `xm.get_memory_info` ({'bytes_used': …, 'bytes_limit': …},
 # or {'kb_free': …, 'kb_total': …} before 2.3), JAX's `device.memory_stats()` ('bytes_in_use',
 # 'bytes_limit'), and the memory viewer's "Peak heap usage: 1.19 GiB (HBM capacity 15.48 GiB)"
-# ... as the dict prints them ('kb_free': 812), or copied into a sentence with thousands
-# separators ("kb_free=14.784.512 de kb_total=16.777.216")
-_COUNT = r"['\"]?\s*[:=]\s*(\d{1,3}(?:[.,]\d{3})+(?![.,]?\d)|\d+)"
-_BYTES_USED = re.compile(r"['\"]?\bbytes_(?:used|in_use)" + _COUNT)
-_BYTES_LIMIT = re.compile(r"['\"]?\bbytes_limit" + _COUNT)
-_KB_FREE = re.compile(r"['\"]?\bkb_free" + _COUNT)
-_KB_TOTAL = re.compile(r"['\"]?\bkb_total" + _COUNT)
-
-
-def _count(m: re.Match[str]) -> float:
-    """A byte or KiB count, its thousands separators dropped."""
-    return float(re.sub(r"[.,]", "", m.group(1)))
-
-
+_BYTES_USED = re.compile(r"'bytes_(?:used|in_use)'\s*:\s*(\d+)")
+_BYTES_LIMIT = re.compile(r"'bytes_limit'\s*:\s*(\d+)")
+_KB_FREE = re.compile(r"'kb_free'\s*:\s*(\d+)")
+_KB_TOTAL = re.compile(r"'kb_total'\s*:\s*(\d+)")
 _PEAK_OF_CAPACITY = re.compile(
     r"peak\s+(?:heap\s+|memory\s+|HBM\s+)?usage\W{0,4}"
     + _SIZE
@@ -689,10 +679,10 @@ def _memory_used(text: str) -> float | None:
         return _number(m.group(1))
     used, limit = _BYTES_USED.search(text), _BYTES_LIMIT.search(text)
     if used and limit:
-        return _share(_count(used), _count(limit))
+        return _share(float(used.group(1)), float(limit.group(1)))
     free, total = _KB_FREE.search(text), _KB_TOTAL.search(text)
     if free and total:
-        return _share(_count(total) - _count(free), _count(total))
+        return _share(float(total.group(1)) - float(free.group(1)), float(total.group(1)))
     for rx in (_PEAK_OF_CAPACITY, *_MEMORY_USED):
         for m in rx.finditer(text):
             share = _share(_gib(m, 1), _gib(m, 3))
