@@ -466,13 +466,7 @@ def _came_first(top: Scored, line: int) -> bool:
     info line, not an error. Nor is a
     line that asks ("process just says Killed on v4-8, HBM OOM?"): it is the person's guess at the
     cause, which the message below it answers."""
-    if top.evidence.exclude > 0:
-        return False
-    lines = {
-        line_no
-        for hit, line_no in top.evidence.signature_hits
-        if not isinstance(hit, ProfileHit) and not _asks(hit) and hit.weight > SUPPORT_ONLY
-    }
+    lines = {line_no for _, line_no in _messages(top)}
     return line not in lines and any(n < line for n in lines)
 
 
@@ -480,17 +474,23 @@ def _follows(top: Scored) -> bool:
     """A signature of the answer tells what followed an error (`Signature.aftermath`: the other
     processes left hanging, a Ctrl+C that does not stop the run), in a sentence that states it:
     the error outside the guide (a data loader's crash in one worker) is how the entry's problem
-    began, and the person asks about what came after it. Held to the same bar as `_came_first`:
-    a supporting signature or a contested answer does not count."""
+    began, and the person asks about what came after it. Held to the same bar as `_came_first`
+    (`_messages`)."""
+    return any(hit.aftermath for hit, _ in _messages(top))
+
+
+def _messages(top: Scored) -> list[tuple[SignatureHit, int]]:
+    """The answer's signature hits that state a message, with their lines: none where a look-alike
+    pattern of the entry's own contests the answer; no profile figure, no signature that only
+    supports its entry (SUPPORT_ONLY: code, a table's header, an info line) and no sentence that
+    asks (`_asks`: the person's guess at a cause)."""
     if top.evidence.exclude > 0:
-        return False
-    return any(
-        isinstance(hit, SignatureHit)
-        and hit.aftermath
-        and not _asks(hit)
-        and hit.weight > SUPPORT_ONLY
-        for hit, _ in top.evidence.signature_hits
-    )
+        return []
+    return [
+        (hit, line_no)
+        for hit, line_no in top.evidence.signature_hits
+        if isinstance(hit, SignatureHit) and not _asks(hit) and hit.weight > SUPPORT_ONLY
+    ]
 
 
 # MiniLM's cosine between two texts about different things is about 0.1-0.3, and a question and
