@@ -233,6 +233,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} parece um problema de instalação ou de versões (“{text}”), que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.library_op": (
+        "line {line} says the running TensorFlow does not know an op the model uses (“{text}”): "
+        "a library's op, registered only once that library is imported, which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o TensorFlow em execução não conhece uma operação que o modelo usa "
+        "(“{text}”): uma operação de biblioteca, registrada só quando a biblioteca é importada, o "
+        "que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.regression": (
         "line {line} says the problem began with a new release (“{text}”), a regression or a "
         "version mismatch that the troubleshooting guide behind tpu-assist does not cover",
@@ -1362,6 +1370,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "compatível (jax[tpu] e sua libtpu, torch e torch_xla da mesma versão, TensorFlow e sua "
         "versão de software da TPU) num ambiente limpo e pergunte de novo com o próximo erro.",
     ),
+    "answer.note_outside.library_op": (
+        "Line {line} says the TensorFlow running here does not know an op the model uses "
+        "(“{text}”). Ops like this belong to a library (tensorflow_text for text ops such as "
+        "SentencepieceOp or CaseFoldUTF8, TensorFlow Addons for Addons>…) and exist only once that "
+        "library is imported. Install it at the version that matches your TensorFlow and import it "
+        "before you load the model (import tensorflow_text). This happens on any machine, so it is "
+        "not a TPU problem, and the guide I answer from does not cover it.",
+        "A linha {line} diz que o TensorFlow em execução aqui não conhece uma operação que o "
+        "modelo usa (“{text}”). Operações assim pertencem a uma biblioteca (tensorflow_text para "
+        "operações de texto como SentencepieceOp ou CaseFoldUTF8, TensorFlow Addons para "
+        "Addons>…) e só existem depois que a biblioteca é importada. Instale-a na versão que "
+        "combina com o seu TensorFlow e importe-a antes de carregar o modelo (import "
+        "tensorflow_text). Isso acontece em qualquer máquina, então não é um problema da TPU, e o "
+        "guia em que me baseio não cobre isso.",
+    ),
     "answer.note_outside.regression": (
         "Line {line} says the problem began with a new release (“{text}”). Then the release is "
         "the likely cause, a bug of it or a mismatch with its TPU library, which the guide I "
@@ -1495,13 +1518,15 @@ STRINGS: dict[str, tuple[str, str]] = {
         "create) dentro do tmux.",
     ),
     "answer.note_outside.notebook_capacity": (
-        "Line {line} says Colab had no accelerator of that kind to give your session (“{text}”): "
-        "all were in use, or your account reached its usage limit. That is the notebook service's "
-        "capacity, not a TPU you could not reach, and the guide I answer from does not cover it. "
+        "Line {line} says the notebook service (Colab, Kaggle) had no accelerator of that kind to "
+        "give your session (“{text}”): all were in use, or your account reached its usage limit or "
+        "its weekly quota. That is the notebook service's capacity, not a TPU you could not reach, "
+        "and the guide I answer from does not cover it. "
         "Try again later, or run on a Cloud TPU VM of your own (gcloud compute tpus tpu-vm "
         "create), and ask again with the next error you get.",
-        "A linha {line} diz que o Colab não tinha um acelerador desse tipo para a sua sessão "
-        "(“{text}”): estavam todos em uso, ou a sua conta chegou ao limite de uso. É a capacidade "
+        "A linha {line} diz que o serviço de notebooks (Colab, Kaggle) não tinha um acelerador "
+        "desse tipo para a sua sessão (“{text}”): estavam todos em uso, ou a sua conta chegou ao "
+        "limite de uso ou à cota da semana. É a capacidade "
         "do serviço de notebooks, não uma TPU que você não conseguiu alcançar, e o guia em que me "
         "baseio não cobre isso. Tente mais tarde, ou rode numa VM de TPU do Cloud sua (gcloud "
         "compute tpus tpu-vm create), e pergunte de novo com o próximo erro.",

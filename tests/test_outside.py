@@ -79,11 +79,21 @@ CAPACITY = [
     "a cota excedida de TPU v4 não deixa criar a fatia",
 ]
 # Colab with no TPU free to assign, or the account over its usage limit
+LIBRARY_OP = [
+    # tensorflow_text's ops, on a TPU VM's own host and on a laptop
+    "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'CaseFoldUTF8' "
+    "in binary running on t1v-n-1a2b3c4d-w-0. Make sure the Op and Kernel are registered in the "
+    "binary running in this process.",
+    "NotFoundError: Op type not registered 'SentencepieceOp' in binary running on my-laptop.local.",
+]
 NOTEBOOK_CAPACITY = [
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
     "with no accelerator?",
     "Cannot connect to GPU backend. You cannot currently connect to a GPU due to usage limits in "
     "Colab.",
+    "Cannot connect to TPU backend due to usage limits in Colab.",
+    "o ambiente de TPU do Colab não conecta mais, diz que atingi o limite de uso",
+    "Kaggle says I have 0 hours of TPU quota left this week, can I get more?",
 ]
 NOTEBOOK_SESSION = [
     "Runtime disconnected. Your runtime has been disconnected due to inactivity or reaching its "
@@ -408,6 +418,11 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # an op missing on a TPU Node's worker: the client and the TPU's software are different
+    # releases (tpu-connection's versions fix), not a library left unimported
+    "Not found: Op type not registered 'DataServiceDatasetV3' in binary running on n-0b7e41d2-w-0.",
+    # a TPU backend that is not reached, with no usage limit named
+    "Cannot connect to TPU backend at grpc://10.240.1.2:8470: DEADLINE_EXCEEDED",
     # the TPU itself dropping out of a Colab session: a connection the guide covers
     "Colab TPU: UnavailableError: Socket closed while connecting to the TPU worker",
     # a checkpoint saved or restored, with no mismatch: saving on a TPU is the guide's (or a
@@ -584,6 +599,7 @@ def _outside(text: str):
         *[("install", x) for x in INSTALL],
         *[("capacity", x) for x in CAPACITY],
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
+        *[("library_op", x) for x in LIBRARY_OP],
         *[("notebook_session", x) for x in NOTEBOOK_SESSION],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],

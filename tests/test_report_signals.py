@@ -627,6 +627,8 @@ def test_a_tpu_the_person_does_not_use_is_no_evidence():
         "my GPU desktop doesn't have anything to do with TPUs, yet TensorFlow prints this",
         "minha máquina com GPU não tem nada a ver com TPU e mostra esse aviso",
         "a VM com a T4 (não é TPU, é a de pré-processamento) trava no ssh",
+        "não é TPU mas é o mesmo projeto: a VM e2-medium com a T4 trava no ssh",
+        "Not the TPU itself. The n1 VM with a T4 next to it drops the ssh session",
     ):
         _about_another_device(disowned)
     # failures to reach a TPU are TPU evidence; so is a TPU named elsewhere in the input
@@ -1239,6 +1241,8 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         "o dataset tá todo em memória e a TPU fica parada entre um step e outro",
         "tpu idle uns 55% entre os steps, e com dado sintético fica igual",
         "gaps entre todo step no profile; synthetic dá a mesma coisa",
+        "a gap of ~30 ms between every two steps; I cached the dataset in RAM, no change",
+        "fed a constant synthetic tensor: same gap of 35 ms before each step",
         # the analyzer's verdict quoted without its figure
         "TPU idle time 86.9%, and the analyzer says: Your program is NOT input-bound",
         "a TPU fica ociosa entre os steps e o profiler diz que não está input-bound",

@@ -143,10 +143,11 @@ _DISOWNED_TPU = re.compile(
     r"\bwithout\s+(?:using\s+)?(?:an?\s+|any\s+)?TPUs?\b|"
     r"\bno\s+TPUs?\s+(?:involved|here|at\s+all|needed|required)\b|"
     r"\bnot\s+(?:a\s+)?TPU[- ](?:related|specific|issue|problem)\b|"
-    # set apart in brackets or after a comma: "(not TPU, plain Compute Engine)", "a GPU VM, not a
-    # TPU", "(não é TPU, é a VM de pré-processamento)"
-    r"[(,;]\s*not\s+(?:on\s+)?(?:an?\s+|the\s+|a\s+Cloud\s+)?TPUs?\b|"
-    r"[(,;]\s*n[ãa]o\s+(?:[ée]\s+|na\s+|numa\s+)(?:a\s+|uma\s+)?TPUs?\b|"
+    # set apart in brackets, after a comma or as a sentence of its own: "(not TPU, plain Compute
+    # Engine)", "a GPU VM, not a TPU", "Not the TPU itself, the preprocessing VM", "não é TPU mas é
+    # o mesmo projeto"
+    r"(?:^|[(,;.\n])\s*not\s+(?:on\s+)?(?:an?\s+|the\s+|a\s+Cloud\s+)?TPUs?\b|"
+    r"(?:^|[(,;.\n])\s*n[ãa]o\s+(?:[ée]\s+|na\s+|numa\s+)(?:a\s+|uma\s+)?TPUs?\b|"
     # "a desktop that doesn't have anything to do with TPUs", "nada a ver com TPU"
     r"\b(?:nothing|anything)\s+to\s+do\s+with\s+(?:an?\s+|the\s+|any\s+)?(?:Cloud\s+)?TPUs?\b|"
     r"\bnada\s+a\s+ver\s+com\s+(?:a\s+|uma\s+)?TPUs?\b|"

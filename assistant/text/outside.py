@@ -1,5 +1,7 @@
 """Problems outside the guide: a report whose decisive line says the software could not be
-installed, loaded or matched to its runtime (`install`), that the shell has no such program
+installed, loaded or matched to its runtime (`install`), that a library whose ops a saved model
+needs was not imported (`library_op`: "Op type not registered 'SentencepieceOp'"), that the shell
+has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota for the TPU
 (`capacity`) or Colab none to give the notebook (`notebook_capacity`), that Colab ended the
 notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
@@ -168,6 +170,20 @@ _RULES: tuple[_Rule, ...] = (
             re.I,
         ),
         _TPU_INIT_FN,
+    ),
+    _Rule(
+        # an op a library registers when it is imported (tensorflow_text's `CaseFoldUTF8` and
+        # `SentencepieceOp`, TF Addons' `Addons>…`), asked for by a SavedModel or a graph on a
+        # machine where that library was not imported (or not installed at TensorFlow's version).
+        # The framework's own ops (`_INTERNAL_OP`) are `install`'s, above; on a TPU Node's worker
+        # (n-…-w-0) tpu-connection's signature answers them with its versions fix. On a TPU VM
+        # (t1v-n-…) the binary is this machine's own: no TPU is involved in the lookup
+        "library_op",
+        re.compile(
+            r"\bOp type not registered '(?!" + _INTERNAL_OP + r"')[^'\n]{1,80}' in binary running "
+            r"on (?!n-[0-9a-f]{8}-w-)",
+            re.I,
+        ),
     ),
     _Rule(
         # the person says the problem began with a new release of the software: an upgrade
@@ -368,11 +384,21 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         # Colab with no TPU (or GPU) free to give the session, or the account over its usage
-        # limit: the notebook service's capacity, not a TPU that cannot be reached
+        # limit, or Kaggle's weekly TPU hours used up: the notebook service's capacity, not a TPU
+        # that cannot be reached
         "notebook_capacity",
         re.compile(
             r"\bNo backend with [GT]PU available\b|"
-            r"\bcannot currently connect to a [GT]PU due to usage limits\b",
+            # "You cannot currently connect to a GPU due to usage limits in Colab", "Cannot
+            # connect to TPU backend due to usage limits", the Portuguese interface's "limites de
+            # uso" beside a TPU/GPU backend or Colab
+            r"\b(?:connect to (?:an? )?[GT]PU(?: backend)?|[GT]PU backend)\b[^\n]{0,40}?"
+            r"\bdue to usage limits\b|\busage limits? (?:in|on|of|for) Colab\b|"
+            r"\b(?:limites?|cota) de uso\b[^\n]{0,60}?\b(?:Colab|back-?end|[GT]PU)\b|"
+            r"\b(?:Colab|back-?end|[GT]PU)\b[^\n]{0,60}?\b(?:limites?|cota) de uso\b|"
+            # Kaggle's weekly TPU hours, Colab's quota: "acabou minha cota de TPU do Kaggle"
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,60}?\b(?:quota|cota)s?\b|"
+            r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b",
             re.I,
         ),
     ),
