@@ -356,6 +356,7 @@ def rank(
     lookalike = lookalike_error(retrieval.evidence)
     abstain = (
         lookalike
+        or displaced(retrieval.evidence, params)
         or should_abstain(top_conf, params, retrieval.used_dense)
         or unread(retrieval, top)
         or outside_guide(retrieval, top)
@@ -383,6 +384,33 @@ def lookalike_error(evidence: dict[str, Evidence]) -> bool:
         else:
             standing = True
     return caught and not standing
+
+
+# The weight from which a look-alike pattern that pushed the top entry down refuses the answer
+# left (`displaced`). The patterns of 0.9 and more name another world: a GPU's or CPU's XLA device,
+# Windows or a Mac, a plain VM, inputs and labels shuffled apart. Those of 0.8 often point to a
+# neighbour instead (a torch.profiler table is op-profiling's, not an op that fell back), and
+# there the runner-up is right: at 0.8, one right answer over every labelled and written set
+# (a question on profiling with PyTorch/XLA) was refused.
+DISPLACES = 0.9
+
+
+def displaced(evidence: dict[str, Evidence], params: Calibration) -> bool:
+    """The entry the report reads most like was pushed off the top by one of its look-alike
+    patterns (`excludes`) of weight DISPLACES or more (inputs and labels shuffled apart, a Mac
+    finding no TPU), and no signature or profile rule of any entry stands unexcluded:
+    the entry now on top only shares the next most words with the report, so the assistant
+    abstains and names the entry set aside (`set_aside`). `lookalike_error` is the case where the
+    pushed-down entry's own error signature had matched too."""
+    if any(ev.sig > 0 and ev.exclude < SPECIFIC_SIGNATURE for ev in evidence.values()):
+        return False
+    for eid, ev in sorted(evidence.items()):
+        if ev.exclude < DISPLACES or not ev.exclude_hits:
+            continue
+        ranked = fuse({**evidence, eid: replace(ev, exclude=0.0)}, params)
+        if ranked and ranked[0].entry_id == eid:
+            return True
+    return False
 
 
 # The lightest look-alike pattern (`excludes`) named after a refusal. The knowledge base's

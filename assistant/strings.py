@@ -429,6 +429,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que um índice está fora da tabela que ele lê (“{text}”), o que o guia "
         "de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.loss_labels": (
+        "line {line} says the labels do not fit the loss (“{text}”), which the troubleshooting "
+        "guide behind tpu-assist does not cover",
+        "a linha {line} diz que os rótulos não combinam com a função de perda (“{text}”), o que o "
+        "guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.numerics": (
         "line {line} reads like a numerical problem (“{text}”), which the troubleshooting guide "
         "behind tpu-assist does not cover",
@@ -1003,6 +1009,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.jit_recompiles": (
         "one jitted function compiled {value} times",
         "uma função jit compilada {value} vezes",
+    ),
+    "profile.jit_same_shapes": (
+        "compiled again for the same input shapes",
+        "compilada de novo para os mesmos formatos de entrada",
     ),
     "profile.reads_for": (
         "{scalar_reads} values read back to Python for {execute_count} graph executions",
@@ -1781,6 +1791,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "dos dispositivos em que é dividido — pela regra do guia, múltiplo de 8 por dispositivo —, "
         "preencha-o, ou deixe essa dimensão sem fragmentar (`None` no PartitionSpec); confira os "
         "nomes dos eixos em `mesh.axis_names`.",
+    ),
+    "answer.note_outside.loss_labels": (
+        "Line {line} says the labels do not fit the loss (“{text}”). Most often one-hot labels "
+        "went to a sparse loss (sparse_categorical_crossentropy, "
+        "softmax_cross_entropy_with_integer_labels), which then sees batch × classes labels, or "
+        "integer labels went to a categorical one (categorical_crossentropy, "
+        "optax.softmax_cross_entropy), which expects one column per class. Use the loss that "
+        "matches the labels, or convert them (tf.one_hot, argmax). It fails the same on a CPU, so "
+        "the TPU is not the cause, and the guide I answer from does not cover it.",
+        "A linha {line} diz que os rótulos não combinam com a função de perda (“{text}”). Quase "
+        "sempre são rótulos one-hot numa perda esparsa (sparse_categorical_crossentropy, "
+        "softmax_cross_entropy_with_integer_labels), que então vê lote × classes rótulos, ou "
+        "rótulos inteiros numa perda categórica (categorical_crossentropy, "
+        "optax.softmax_cross_entropy), que espera uma coluna por classe. Use a perda que combina "
+        "com os rótulos ou converta-os (tf.one_hot, argmax). Falha igual numa CPU, então a TPU "
+        "não é a causa, e o guia em que me baseio não cobre isso.",
     ),
     "answer.note_outside.index_range": (
         "Line {line} says an index is outside the table it reads (“{text}”): most often a token "

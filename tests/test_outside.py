@@ -79,6 +79,14 @@ CAPACITY = [
     "a cota excedida de TPU v4 não deixa criar a fatia",
 ]
 # Colab with no TPU free to assign, or the account over its usage limit
+LOSS_LABELS = [
+    # one-hot labels given to a sparse loss, integer labels to a categorical one
+    "InvalidArgumentError: logits and labels must have the same first dimension, got logits "
+    "shape [128,10] and labels shape [1280]",
+    "ValueError: Shapes (None, 1) and (None, 10) are incompatible",
+    "ValueError: Arguments `target` and `output` must have the same shape. Received: "
+    "target.shape=(None, 1), output.shape=(None, 10)",
+]
 LIBRARY_OP = [
     # tensorflow_text's ops, on a TPU VM's own host and on a laptop
     "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered 'CaseFoldUTF8' "
@@ -418,6 +426,8 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a shape the TPU cannot compile, with no loss named: dynamic-shape's
+    "ValueError: Cannot convert a partially known TensorShape (None, 128) to a Tensor",
     # an op missing on a TPU Node's worker: the client and the TPU's software are different
     # releases (tpu-connection's versions fix), not a library left unimported
     "Not found: Op type not registered 'DataServiceDatasetV3' in binary running on n-0b7e41d2-w-0.",
@@ -600,6 +610,7 @@ def _outside(text: str):
         *[("capacity", x) for x in CAPACITY],
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
         *[("library_op", x) for x in LIBRARY_OP],
+        *[("loss_labels", x) for x in LOSS_LABELS],
         *[("notebook_session", x) for x in NOTEBOOK_SESSION],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],

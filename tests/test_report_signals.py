@@ -216,6 +216,26 @@ def test_this_versions_readings_of_a_pasted_run():
     assert _routed(log) == ["dynamic-shape"]
     once = "Finished XLA compilation of jit(train_step) in 40.1s\nFinished XLA compilation of jit(eval_step) in 9.0s"
     assert read_profile(once).jit_recompiles is None  # two functions, once each
+    # ... compiled again for the very same input shapes: the cache key changed (a static argument
+    # with a new value, a function jitted anew), not a shape; dynamic-shape is ruled out
+    compiled = (
+        "WARNING:jax._src.interpreters.pxla:Compiling train_step for with global shapes and types "
+    )
+    same = "\n".join(
+        [
+            compiled
+            + "[ShapedArray(float32[64,128]), ShapedArray(int32[64])]. Argument mapping: (x,)."
+        ]
+        * 3
+    )
+    assert read_profile(same).jit_same_shapes == 1 and read_profile(same).jit_recompiles == 3
+    assert {(h.entry_id, h.rules_out) for h in route(read_profile(same))} == {
+        ("dynamic-shape", True)
+    }
+    grown = "\n".join(
+        compiled + f"[ShapedArray(int32[64,{n}])]. Argument mapping: (x,)." for n in (87, 112)
+    )
+    assert read_profile(grown).jit_same_shapes is None and _routed(grown) == ["dynamic-shape"]
     # a model dimension changed off the 128 tile and measured: padding, not the matrix units
     changed = read_profile("mudei o d_model de 512 pra 520 e ficou mais lento")
     assert (changed.previous_width, changed.model_width) == (512, 520)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from assistant.answer import Answer, refusal_note
 from assistant.cli.output import answer_text
-from assistant.decide import SET_ASIDE, set_aside
+from assistant.decide import DISPLACES, SET_ASIDE, displaced, set_aside
 from assistant.retrieval.fusion import Evidence
 from assistant.retrieval.signatures import SignatureHit
 
@@ -29,6 +29,43 @@ def test_the_entry_that_would_have_come_first_without_its_pattern_is_named(engin
     behind = {"a-entry": _excluded("a-entry", 0.7, 0.1), "b-entry": Evidence(lex=0.9, dense=0.7)}
     assert set_aside(behind, params) is None
     assert set_aside({"b-entry": Evidence(lex=0.3)}, params) is None
+
+
+def test_the_answer_left_after_a_pattern_of_another_world_pushed_the_top_down_is_refused(engine):
+    params = engine.params
+    evidence = {
+        "a-entry": _excluded("a-entry", DISPLACES, 0.9),
+        "b-entry": Evidence(lex=0.3, dense=0.4),
+    }
+    assert displaced(evidence, params)
+    # a lighter pattern (one pointing to a neighbour entry), or one that changed nothing at the
+    # top, leaves the answer to the confidence
+    lighter = {**evidence, "a-entry": _excluded("a-entry", DISPLACES - 0.1, 0.9)}
+    assert not displaced(lighter, params)
+    behind = {
+        "a-entry": _excluded("a-entry", DISPLACES, 0.1),
+        "b-entry": Evidence(lex=0.9, dense=0.7),
+    }
+    assert not displaced(behind, params)
+    # ... and so does a signature of another entry that stands
+    hit = _hit("b-entry", "b-signature", 1.0, "the error line")
+    standing = {
+        **evidence,
+        "b-entry": Evidence(lex=0.3, dense=0.4, sig=1.0, signature_hits=[(hit, 2)]),
+    }
+    assert not displaced(standing, params)
+
+
+def test_inputs_and_labels_shuffled_apart_are_not_an_accuracy_drop(engine):
+    report = (
+        "TPU v3-8 CNN stuck at 10% accuracy, GPU tutorial gets 90%. bfloat16?\n"
+        "xs = tf.data.Dataset.from_tensor_slices(x_train).shuffle(50000)\n"
+        "ys = tf.data.Dataset.from_tensor_slices(y_train).shuffle(50000)\n"
+        "ds = tf.data.Dataset.zip((xs, ys)).batch(1024)\n"
+    )
+    answer = engine.ask(report)
+    assert answer.abstained and answer.set_aside and answer.set_aside["id"] == "accuracy-drop"
+    assert answer.set_aside["pattern"] == "shuffled-apart"
 
 
 # Written for this test: a Keras generator on a Colab TPU whose worker cannot call back into the

@@ -437,8 +437,20 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "jit-recompiled",
         "dynamic-shape",
-        lambda p: p.jit_recompiles is not None,
+        lambda p: p.jit_recompiles is not None and not p.jit_same_shapes,
         lambda p: _known(jit_recompiles=p.jit_recompiles),
+    ),
+    ProfileRule(
+        # ... for the same input shapes each time: the cache key changes without them (a static
+        # argument, a function jitted anew in the loop), the person's code, not varying shapes
+        "jit-recompiled-same-shapes",
+        "dynamic-shape",
+        lambda p: bool(p.jit_same_shapes),
+        lambda p: _known(jit_recompiles=p.jit_recompiles, jit_same_shapes=p.jit_same_shapes),
+        # the log itself shows the shapes did not change: a measurement, not a guess
+        lambda p: MEASURED,
+        rules_out=True,
+        tpu_evidence=False,
     ),
     ProfileRule(
         "memory-mostly-free",

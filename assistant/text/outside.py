@@ -30,7 +30,8 @@ differs from the stored one), that TensorFlow's distribution strategy was used a
 different devices (`device_placement`: one PyTorch tensor never moved to the XLA device, JAX arrays
 of one call committed to different devices), that JAX cannot shard an array as asked (`sharding`: a
 dimension that does not divide among the devices of its mesh axis), that an index is outside the
-table it reads (`index_range`: a token id over the vocabulary), or that JAX found a tracer that
+table it reads (`index_range`: a token id over the vocabulary), that the labels do not fit the loss
+(`loss_labels`: one-hot labels given to a sparse loss), or that JAX found a tracer that
 escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
@@ -695,6 +696,21 @@ _RULES: tuple[_Rule, ...] = (
             r"\bindices\[[\d,]+\] = -?\d+ is not in \[0, ?\d+\)|"
             r"\bIndexError: index out of range in self\b|"
             r"\bTarget -?\d+ is out of bounds\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # the labels do not fit the loss: one-hot labels given to a sparse loss (TensorFlow's
+        # "logits and labels must have the same first dimension", the labels flattened to
+        # batch × classes), integer labels given to a categorical one (Keras's "Shapes (None, 1)
+        # and (None, 10) are incompatible", "`target` and `output` must have the same shape").
+        # The same error on any device: not a shape the TPU cannot compile (dynamic-shape) nor a
+        # batch the cores do not divide
+        "loss_labels",
+        re.compile(
+            r"\blogits and labels must have the same first dimension\b|"
+            r"\bShapes \([\w, ?]*\) and \([\w, ?]*\) are incompatible\b|"
+            r"\bArguments `target` and `output` must have the same (?:shape|rank)\b",
             re.I,
         ),
     ),

@@ -572,9 +572,18 @@ _METRIC_HEADER = re.compile(r"^\s*(?:" + "|".join(name for _, name, _ in _METRIC
 # of shapes that change. The two forms name the same compilation; they are counted apart.
 _JAX_COMPILES = (
     re.compile(r"\bFinished XLA compilation of (?:jit|pjit|pmap)\(([\w.<>-]+)\)"),
-    re.compile(r"\bCompiling ([\w.<>-]+) (?:for|with) (?:global )?(?:shapes|args)\b"),
+    # "Compiling train_step with global shapes and types [...]", "… for with global shapes …",
+    # older releases' "Compiling train_step for args (...)"
+    re.compile(r"\bCompiling ([\w.<>-]+) (?:(?:for|with) )+(?:global )?(?:shapes|args)\b"),
 )
 JIT_RECOMPILED = 2  # compilations of one jitted function: more than one means a new shape
+# ... where the log gives the input shapes of each compilation: what follows the function's name
+# up to the end of the line (or to "Argument mapping"), compared as written
+_JAX_COMPILED_FOR = re.compile(
+    r"\bCompiling ([\w.<>-]+) (?:(?:for|with) )+(?:global )?(?:shapes and types|args) "
+    r"([^\n]*?)(?:\.\s+Argument mapping\b|\.?[ \t]*$)",
+    re.M,
+)
 
 
 def _jit_recompiles(text: str) -> int | None:
@@ -583,6 +592,18 @@ def _jit_recompiles(text: str) -> int | None:
     counts = (Counter(m.group(1) for m in rx.finditer(text)) for rx in _JAX_COMPILES)
     most = max((n for c in counts for n in c.values()), default=0)
     return most if most >= JIT_RECOMPILED else None
+
+
+def _jit_same_shapes(text: str) -> bool:
+    """A jitted function the log shows compiled twice or more for the very same input shapes: the
+    cache key changed without the shapes (a static argument given a new value at every step, the
+    function wrapped in jax.jit anew inside the loop), so no shape varies."""
+    shapes: dict[str, set[str]] = {}
+    counts: Counter[str] = Counter()
+    for m in _JAX_COMPILED_FOR.finditer(text):
+        shapes.setdefault(m.group(1), set()).add(m.group(2).strip())
+        counts[m.group(1)] += 1
+    return any(n >= JIT_RECOMPILED and len(shapes[name]) == 1 for name, n in counts.items())
 
 
 @dataclass(frozen=True)
@@ -626,6 +647,8 @@ class ProfileFigures:
     scalar_reads: int | None = None
     # JAX's compile log: the most times one jitted function was compiled, where twice or more
     jit_recompiles: int | None = None
+    # 1: ... and one function compiled again for the same input shapes, as the log writes them
+    jit_same_shapes: int | None = None
     # the training steps the code runs per call to the TPU (`steps_per_execution=32`), the
     # largest stated
     steps_per_execution: int | None = None
@@ -930,6 +953,8 @@ def read_profile(text: str) -> ProfileFigures:
     recompiles = _jit_recompiles(text)
     if recompiles is not None:
         found["jit_recompiles"] = recompiles
+        if _jit_same_shapes(text):
+            found["jit_same_shapes"] = 1
     per_call = [int(n) for m in _STEPS_PER_CALL.finditer(text) for n in m.groups() if n]
     if per_call:
         found["steps_per_execution"] = max(per_call)
