@@ -14,6 +14,8 @@ from assistant.text.parse import parse
 from assistant.walk import walk
 
 INSTALL = [
+    "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet supported "
+    "in Transformers. Please install the backwards-compatible tf-keras package",
     # a dataset op of the client's newer release that the TPU host's TensorFlow does not have
     "tensorflow.python.framework.errors_impl.NotFoundError: 'ExperimentalRebatchDatasetV2' is "
     "neither a type of a primitive operation nor a name of a function registered in binary running "
@@ -167,6 +169,7 @@ CREATE_REQUEST = [
     "(did you mean '--zone'?)",
 ]
 BILLING = [
+    "Dúvida de custo: se eu parar a v4-8 no fim do dia eu paro de pagar? O disco continua cobrando?",
     "How much does a v5p-128 slice cost per day in us-east5?",
     "I deleted the TPU VM but I'm still being charged for TPU usage, why?",
     "quanto custa deixar uma v4-8 ligada o fim de semana?",

@@ -153,6 +153,10 @@ _RULES: tuple[_Rule, ...] = (
             # an argument the installed release does not take yet, or no longer (a script written
             # for another release: `batch(..., drop_remainder=True)` on TensorFlow 1.8)
             r"\bunexpected keyword argument\b|"
+            # a library that refuses the installed release of another: Transformers' TensorFlow
+            # classes under Keras 3 ("Your currently installed version of Keras is Keras 3, but this
+            # is not yet supported in Transformers")
+            r"\bis not yet supported in Transformers\b|"
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b|"
@@ -283,6 +287,9 @@ _RULES: tuple[_Rule, ...] = (
             # "does it stop charging?", "a diferença de preço de spot pra on-demand", the pricing
             # calculator
             r"\bstops?\s+(?:charging|billing)\b|\bpara\s+de\s+cobrar\b|"
+            # "eu paro de pagar?", "o disco continua cobrando?", "antes que a fatura estoure"
+            r"\bpar(?:o|a|amos)\s+de\s+pagar\b|\bcontinua(?:m)?\s+cobrando\b|"
+            r"\bfatura\b|\bd[úu]vida\s+de\s+custo\b|"
             # "do I keep paying while it's stopped?", "billed per second or per hour?"
             r"\b(?:keep|still|continue\s+to)\s+paying\b|\bcontinu[ao]\s+pagando\b|"
             r"\b(?:billed|charged)\s+per\s+(?:second|minute|hour)\b|"
@@ -704,6 +711,8 @@ _RULES: tuple[_Rule, ...] = (
         # "logits and labels must have the same first dimension", the labels flattened to
         # batch × classes), integer labels given to a categorical one (Keras's "Shapes (None, 1)
         # and (None, 10) are incompatible", "`target` and `output` must have the same shape").
+        # Not PyTorch's "Expected input batch_size (128) to match target batch_size (64)": in
+        # the labelled sets it is mostly the crash that left the other processes hanging
         # The same error on any device: not a shape the TPU cannot compile (dynamic-shape) nor a
         # batch the cores do not divide
         "loss_labels",
