@@ -404,13 +404,7 @@ def displaced(evidence: dict[str, Evidence], params: Calibration) -> bool:
     pushed-down entry's own error signature had matched too."""
     if any(ev.sig > 0 and ev.exclude < SPECIFIC_SIGNATURE for ev in evidence.values()):
         return False
-    for eid, ev in sorted(evidence.items()):
-        if ev.exclude < DISPLACES or not ev.exclude_hits:
-            continue
-        ranked = fuse({**evidence, eid: replace(ev, exclude=0.0)}, params)
-        if ranked and ranked[0].entry_id == eid:
-            return True
-    return False
+    return _pushed_down(evidence, params, DISPLACES) is not None
 
 
 # The lightest look-alike pattern (`excludes`) named after a refusal. The knowledge base's
@@ -425,8 +419,14 @@ def set_aside(evidence: dict[str, Evidence], params: Calibration) -> str | None:
     entry the report resembles and which of its lines says it is something else (a Python
     generator behind a "Connection refused" that reads like the TPU connection). None when no
     pattern changed the top."""
+    return _pushed_down(evidence, params, SET_ASIDE)
+
+
+def _pushed_down(evidence: dict[str, Evidence], params: Calibration, weight: float) -> str | None:
+    """The first entry (by id) that one of its look-alike patterns of `weight` or more pushed off
+    the top: with the pattern lifted, it would come first."""
     for eid, ev in sorted(evidence.items()):
-        if ev.exclude < SET_ASIDE or not ev.exclude_hits:
+        if ev.exclude < weight or not ev.exclude_hits:
             continue
         ranked = fuse({**evidence, eid: replace(ev, exclude=0.0)}, params)
         if ranked and ranked[0].entry_id == eid:
