@@ -206,20 +206,23 @@ def context_hint(facts: Facts, lang: str) -> str | None:
 
 def refusal_note(answer: Answer, lang: str) -> str | None:
     """What to tell the person when the assistant abstained for a reason of its own: those of the
-    facts (`abstention_note`), or an error the engine caught as a known look-alike of an entry
+    facts (`abstention_note`), or an entry one of its look-alike patterns set aside
+    (`Answer.set_aside`), or an error the engine caught as a known look-alike of an entry
     (`decide.lookalike_error`, said by the answer's notes), or a short input close in meaning to
-    no entry (`decide.off_topic`, the same), or an entry one of its look-alike
-    patterns set aside (`Answer.set_aside`), or a look-alike the knowledge base describes that the
+    no entry (`decide.off_topic`, the same), or a look-alike the knowledge base describes that the
     report reads most like (`Answer.resembles`). None when none applies."""
     if not answer.abstained:
         return None
     note = abstention_note(answer.facts, lang)
+    # an entry a look-alike pattern set aside names the entry, the line and the pattern: more than
+    # the general word that the error is a known look-alike, which stays for a pattern whose entry
+    # would not have come first anyway
+    if note is None and answer.set_aside:
+        note = t(lang, "answer.note_set_aside", **answer.set_aside)
     if note is None and t("en", "note.lookalike_error") in answer.notes:
         note = t(lang, "answer.note_lookalike")
     if note is None and t("en", "note.off_topic") in answer.notes:
         note = t(lang, "answer.note_off_topic")
-    if note is None and answer.set_aside:
-        note = t(lang, "answer.note_set_aside", **answer.set_aside)
     if note is None and answer.resembles:
         note = t(lang, "answer.note_resembles", **answer.resembles)
     return note

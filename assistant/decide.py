@@ -363,7 +363,7 @@ def rank(
         or vague_input(retrieval, top)
     )
     off = not abstain and off_topic(retrieval, top)
-    aside = set_aside(retrieval.evidence, params) if abstain and not lookalike else None
+    aside = set_aside(retrieval.evidence, params) if abstain else None
     return Ranked(entries, abstain or off, neighbours, lookalike, aside, off)
 
 

@@ -147,9 +147,12 @@ def test_an_error_caught_as_a_look_alike_is_refused_and_says_why(engine, lang):
     assert a.abstained and a.notes == [LOOKALIKE]  # `ask --json` notes stay English
     shown = shown_notes(a.notes, a.facts, lang, None)
     assert shown == [LOOKALIKE] if lang == "en" else shown[0].startswith("o erro do relato")
-    # the refusal says it at length, in the person's language, and the short note is not repeated
+    # the refusal says it at length, in the person's language, naming the entry the pattern set
+    # aside, the line and the pattern; the short note is not repeated
     refusal = refusal_note(a, lang)
-    assert refusal == t(lang, "answer.note_lookalike")
+    assert a.set_aside and a.set_aside["id"] == "hbm-oom"
+    assert refusal == t(lang, "answer.note_set_aside", **a.set_aside)
+    assert "[hbm-oom]" in refusal and a.set_aside["pattern"] in refusal
     assert shown_notes(a.notes, a.facts, lang, refusal) == []
 
 
@@ -165,8 +168,9 @@ def test_a_full_on_chip_scratch_memory_gets_its_own_reason_not_the_look_alike_on
 def test_the_cli_refusal_of_a_look_alike_error_says_why_without_confidences(engine, kb):
     from assistant.cli.output import answer_text
 
-    out = answer_text(engine.ask(GPU_OOM), kb)
-    assert t("en", "answer.note_lookalike") in out
+    a = engine.ask(GPU_OOM)
+    out = answer_text(a, kb)
+    assert t("en", "answer.note_set_aside", **a.set_aside) in out
     assert "%" not in out.split(t("en", "answer.none"), 1)[1]  # no confidences after refusing
 
 
@@ -188,10 +192,11 @@ def test_the_export_of_a_look_alike_refusal_gives_the_reason_not_confidences(eng
 
     for lang in ("en", "pt"):
         s = history.new_session(lang)
-        s.turns.append(Turn(query=GPU_OOM, answer=engine.ask(GPU_OOM, lang=lang).to_dict()))
+        a = engine.ask(GPU_OOM, lang=lang)
+        s.turns.append(Turn(query=GPU_OOM, answer=a.to_dict()))
         md = session_markdown(s, lang)
         match = md.split(t(lang, "answer.none"), 1)[1]
-        assert t(lang, "answer.note_lookalike") in match
+        assert t(lang, "answer.note_set_aside", **a.set_aside) in match
         assert "%" not in match.split("\n\n", 2)[1]  # the nearest entries, without confidences
 
 

@@ -186,7 +186,7 @@ _RULES: tuple[_Rule, ...] = (
         "library_op",
         re.compile(
             r"\bOp type not registered '(?!" + _INTERNAL_OP + r"')[^'\n]{1,80}' in binary running "
-            r"on (?!n-[0-9a-f]{8}-w-)",
+            r"on (?!n-[0-9a-f]{8}-w-)[\w.-]+",
             re.I,
         ),
     ),
