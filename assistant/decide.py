@@ -375,15 +375,14 @@ def lookalike_error(evidence: dict[str, Evidence]) -> bool:
     most words with the rest of the report: the assistant abstains and says why (the answer's
     notes). Over every labelled set (real, written, blind samples to EE, the fixtures' near
     misses) all 25 such inputs are look-alikes."""
-    caught = standing = False
-    for ev in evidence.values():
-        if ev.sig <= 0:
-            continue
-        if ev.exclude >= SPECIFIC_SIGNATURE:
-            caught = True
-        else:
-            standing = True
-    return caught and not standing
+    caught = any(ev.sig > 0 and ev.exclude >= SPECIFIC_SIGNATURE for ev in evidence.values())
+    return caught and not _signature_stands(evidence)
+
+
+def _signature_stands(evidence: dict[str, Evidence]) -> bool:
+    """A signature or profile rule of some entry matched and no look-alike pattern of that entry
+    of weight SPECIFIC_SIGNATURE or more contests it."""
+    return any(ev.sig > 0 and ev.exclude < SPECIFIC_SIGNATURE for ev in evidence.values())
 
 
 # The weight from which a look-alike pattern that pushed the top entry down refuses the answer
@@ -402,7 +401,7 @@ def displaced(evidence: dict[str, Evidence], params: Calibration) -> bool:
     the entry now on top only shares the next most words with the report, so the assistant
     abstains and names the entry set aside (`set_aside`). `lookalike_error` is the case where the
     pushed-down entry's own error signature had matched too."""
-    if any(ev.sig > 0 and ev.exclude < SPECIFIC_SIGNATURE for ev in evidence.values()):
+    if _signature_stands(evidence):
         return False
     return _pushed_down(evidence, params, DISPLACES) is not None
 

@@ -711,10 +711,10 @@ _RULES: tuple[_Rule, ...] = (
         # "logits and labels must have the same first dimension", the labels flattened to
         # batch × classes), integer labels given to a categorical one (Keras's "Shapes (None, 1)
         # and (None, 10) are incompatible", "`target` and `output` must have the same shape").
-        # Not PyTorch's "Expected input batch_size (128) to match target batch_size (64)": in
-        # the labelled sets it is mostly the crash that left the other processes hanging
         # The same error on any device: not a shape the TPU cannot compile (dynamic-shape) nor a
-        # batch the cores do not divide
+        # batch the cores do not divide. Not PyTorch's "Expected input batch_size (128) to match
+        # target batch_size (64)": in the labelled sets it is mostly the crash that left the
+        # other processes hanging (hang-on-error)
         "loss_labels",
         re.compile(
             r"\blogits and labels must have the same first dimension\b|"

@@ -570,18 +570,18 @@ _METRIC_HEADER = re.compile(r"^\s*(?:" + "|".join(name for _, name, _ in _METRIC
 # JAX's compile log (`jax_log_compiles`): one line per compilation of a jitted function. A function
 # compiles once for each new input shape (or static argument), so one compiled again is the sign
 # of shapes that change. The two forms name the same compilation; they are counted apart.
+# "Compiling train_step with global shapes and types [...]", "… for with global shapes …", older
+# releases' "Compiling train_step for args (...)": the function's name, then what it compiled for
+_COMPILING = r"\bCompiling ([\w.<>-]+) (?:(?:for|with) )+(?:global )?"
 _JAX_COMPILES = (
     re.compile(r"\bFinished XLA compilation of (?:jit|pjit|pmap)\(([\w.<>-]+)\)"),
-    # "Compiling train_step with global shapes and types [...]", "… for with global shapes …",
-    # older releases' "Compiling train_step for args (...)"
-    re.compile(r"\bCompiling ([\w.<>-]+) (?:(?:for|with) )+(?:global )?(?:shapes|args)\b"),
+    re.compile(_COMPILING + r"(?:shapes|args)\b"),
 )
 JIT_RECOMPILED = 2  # compilations of one jitted function: more than one means a new shape
 # ... where the log gives the input shapes of each compilation: what follows the function's name
 # up to the end of the line (or to "Argument mapping"), compared as written
 _JAX_COMPILED_FOR = re.compile(
-    r"\bCompiling ([\w.<>-]+) (?:(?:for|with) )+(?:global )?(?:shapes and types|args) "
-    r"([^\n]*?)(?:\.\s+Argument mapping\b|\.?[ \t]*$)",
+    _COMPILING + r"(?:shapes and types|args) ([^\n]*?)(?:\.\s+Argument mapping\b|\.?[ \t]*$)",
     re.M,
 )
 
@@ -598,12 +598,10 @@ def _jit_same_shapes(text: str) -> bool:
     """A jitted function the log shows compiled twice or more for the very same input shapes: the
     cache key changed without the shapes (a static argument given a new value at every step, the
     function wrapped in jax.jit anew inside the loop), so no shape varies."""
-    shapes: dict[str, set[str]] = {}
-    counts: Counter[str] = Counter()
+    shapes: dict[str, list[str]] = {}
     for m in _JAX_COMPILED_FOR.finditer(text):
-        shapes.setdefault(m.group(1), set()).add(m.group(2).strip())
-        counts[m.group(1)] += 1
-    return any(n >= JIT_RECOMPILED and len(shapes[name]) == 1 for name, n in counts.items())
+        shapes.setdefault(m.group(1), []).append(m.group(2).strip())
+    return any(len(seen) >= JIT_RECOMPILED and len(set(seen)) == 1 for seen in shapes.values())
 
 
 @dataclass(frozen=True)
