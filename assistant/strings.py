@@ -397,6 +397,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "diferentes (“{text}”), um que o código não moveu, o que o guia de solução de problemas "
         "por trás do tpu-assist não cobre",
     ),
+    "note.outside.cuda_request": (
+        "line {line} says the code or a library asks for CUDA, and this machine has no NVIDIA GPU "
+        "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o código ou uma biblioteca pede CUDA, e esta máquina não tem GPU "
+        "NVIDIA (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.resource_missing": (
+        "line {line} says gcloud found no such resource where it looked (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o gcloud não achou esse recurso onde procurou (“{text}”), o que o "
+        "guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1646,7 +1658,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "TOKENIZERS_PARALLELISM=false. A truncated or unreadable image: skip or re-encode the "
         "file. A worker killed by a Bus error: raise the container's shared memory (docker "
         "--shm-size) or use fewer workers. A tokenizer with no padding token: give it one "
-        "(tokenizer.pad_token = tokenizer.eos_token, or add a token and resize the embeddings).",
+        "(tokenizer.pad_token = tokenizer.eos_token, or add a token and resize the embeddings). "
+        "Items of different sizes batched together: resize them in the pipeline, or pad each "
+        "batch to fixed sizes (`padded_batch`, a `collate_fn`), which the TPU wants anyway.",
         "A linha {line} diz que o código que carrega e prepara os dados no host quebrou "
         "(“{text}”): um tokenizador, um decodificador de imagens ou um worker do carregador, não a "
         "TPU, o que o guia em que me baseio não cobre. Rode o carregador sozinho sobre o dataset, "
@@ -1656,7 +1670,9 @@ STRINGS: dict[str, tuple[str, str]] = {
         "pule ou recodifique o arquivo. Um worker morto por Bus error: aumente a memória "
         "compartilhada do contêiner (docker --shm-size) ou use menos workers. Um tokenizador sem "
         "token de padding: dê um a ele (tokenizer.pad_token = tokenizer.eos_token, ou adicione um "
-        "token e redimensione os embeddings).",
+        "token e redimensione os embeddings). Itens de tamanhos diferentes no mesmo lote: "
+        "redimensione-os no pipeline, ou preencha cada lote até tamanhos fixos (`padded_batch`, "
+        "um `collate_fn`), que é o que a TPU quer de qualquer forma.",
     ),
     "answer.note_outside.export": (
         "Line {line} says converting the trained model to another format or runtime (TFLite, "
@@ -1761,6 +1777,38 @@ STRINGS: dict[str, tuple[str, str]] = {
         "workers de um DataLoader) está no nível de cima do script, e cada processo que ele inicia "
         "importa o script e o roda de novo. O guia em que me baseio não cobre isso, e a TPU não é "
         'a causa. Coloque o lançamento sob `if __name__ == "__main__":` no fim do script.',
+    ),
+    "answer.note_outside.cuda_request": (
+        "Line {line} says the code, or a library it loads, asks for CUDA (“{text}”), and a TPU "
+        "machine has no NVIDIA GPU: the run never asked for the TPU, so the guide I answer from "
+        "does not apply. Replace what the GPU version of the script kept: in PyTorch, "
+        "`.cuda()` and `device='cuda'` with the XLA device (`torch_xla.device()`, or "
+        "`xm.xla_device()` on older releases) and `torch.cuda.amp` with bfloat16 autocast; in "
+        "JAX, `jax.devices('gpu')` with `jax.devices()`. CUDA-only libraries (bitsandbytes, "
+        "flash-attn, apex, xformers) do not run on a TPU: remove them from the requirements and "
+        "use the framework's own attention, optimizers and precision instead.",
+        "A linha {line} diz que o código, ou uma biblioteca que ele carrega, pede CUDA (“{text}”), "
+        "e uma máquina com TPU não tem GPU NVIDIA: a execução nunca pediu a TPU, então o guia em "
+        "que me baseio não se aplica. Troque o que a versão do script para GPU manteve: no "
+        "PyTorch, `.cuda()` e `device='cuda'` pelo dispositivo XLA (`torch_xla.device()`, ou "
+        "`xm.xla_device()` nas versões antigas) e `torch.cuda.amp` pelo autocast em bfloat16; no "
+        "JAX, `jax.devices('gpu')` por `jax.devices()`. Bibliotecas só para CUDA (bitsandbytes, "
+        "flash-attn, apex, xformers) não rodam na TPU: tire-as dos requisitos e use a atenção, os "
+        "otimizadores e a precisão do próprio framework.",
+    ),
+    "answer.note_outside.resource_missing": (
+        "Line {line} says gcloud found no such resource where it looked (“{text}”): the name, "
+        "the zone or the project in the command is not the TPU's, so nothing reached it and the "
+        "guide I answer from does not apply. List what exists in the zone "
+        "(`gcloud compute tpus tpu-vm list --zone=ZONE`), check the defaults gcloud used "
+        "(`gcloud config list`), and pass `--zone` and `--project` explicitly; a queued resource "
+        "has no TPU VM to reach until its state is ACTIVE.",
+        "A linha {line} diz que o gcloud não achou esse recurso onde procurou (“{text}”): o nome, "
+        "a zona ou o projeto do comando não são os da TPU, então nada chegou a ela e o guia em "
+        "que me baseio não se aplica. Liste o que existe na zona "
+        "(`gcloud compute tpus tpu-vm list --zone=ZONA`), confira os padrões que o gcloud usou "
+        "(`gcloud config list`) e passe `--zone` e `--project` explicitamente; um recurso em fila "
+        "não tem TPU VM para acessar até o estado ficar ACTIVE.",
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

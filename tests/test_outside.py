@@ -16,6 +16,9 @@ from assistant.walk import walk
 INSTALL = [
     "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet supported "
     "in Transformers. Please install the backwards-compatible tf-keras package",
+    # a Keras 2 (tf-keras) library's layer handed to Keras 3, which TensorFlow 2.16 loads
+    "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. Received: "
+    "<tensorflow_recommenders.layers.embedding.TPUEmbedding object at 0x7f00>",
     # a dataset op of the client's newer release that the TPU host's TensorFlow does not have
     "tensorflow.python.framework.errors_impl.NotFoundError: 'ExperimentalRebatchDatasetV2' is "
     "neither a type of a primitive operation nor a name of a function registered in binary running "
@@ -95,6 +98,27 @@ LIBRARY_OP = [
     "in binary running on t1v-n-1a2b3c4d-w-0. Make sure the Op and Kernel are registered in the "
     "binary running in this process.",
     "NotFoundError: Op type not registered 'SentencepieceOp' in binary running on my-laptop.local.",
+]
+CUDA_REQUEST = [
+    # a `.cuda()` kept from the GPU version of a PyTorch script, on a TPU VM's CPU wheel
+    "AssertionError: Torch not compiled with CUDA enabled",
+    "RuntimeError: No CUDA GPUs are available",
+    # JAX asked for its GPU platform on a TPU VM
+    "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu "
+    "are present. Platforms present are: tpu,cpu",
+    # CUDA-only libraries: bitsandbytes' kernels, a CUDA extension built without the toolkit
+    "UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit "
+    "optimizers and GPU quantization are unavailable.",
+    "      RuntimeError: flash_attn was requested, but nvcc was not found.  Are you sure your "
+    "environment has nvcc available?",
+    "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+]
+RESOURCE_MISSING = [
+    # gcloud looked in another zone (or project) than the TPU's
+    "ERROR: (gcloud.compute.tpus.tpu-vm.ssh) NOT_FOUND: Resource "
+    "'projects/lab-7/locations/us-central2-a/nodes/pod-a' was not found",
+    "ERROR: (gcloud.compute.tpus.queued-resources.describe) NOT_FOUND: Resource "
+    "'projects/lab-7/locations/europe-west4-a/queuedResources/qr-17' was not found",
 ]
 NOTEBOOK_CAPACITY = [
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
@@ -222,6 +246,11 @@ PROCESS_COUNT = [
     "  raise ValueError('The number of devices must be either 1 or 4, got 2 instead')",
 ]
 DATA_LOADING = [
+    # items of different sizes batched on the host, by tf.data and by PyTorch's collate
+    "InvalidArgumentError: Cannot batch tensors with different shapes in component 0. First "
+    "element had shape [224,224,3] and element 5 had shape [183,275,3]. [Op:IteratorGetNext]",
+    "RuntimeError: stack expects each tensor to be equal size, but got [3, 224, 224] at entry 0 "
+    "and [3, 256, 200] at entry 5",
     "  (0) INVALID_ARGUMENT:  Unknown image file format. One of JPEG, PNG, GIF, BMP required.",
     "tensorflow.python.framework.errors_impl.DataLossError: corrupted record at 52428731",
     "W tensorflow/core/framework/op_kernel.cc:1827] DATA_LOSS: truncated record at 1048576",
@@ -238,6 +267,9 @@ DATA_LOADING = [
     "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
 ]
 HOST_MEMORY = [
+    # the shell's word when the OOM killer ends the process, alone or quoted
+    "Killed",
+    'no traceback at all, the terminal just prints "Killed" after the 6th eval',
     "      Reason:       OOMKilled",
     "Your notebook tried to allocate more memory than is available. It has restarted.",
     "2024-05-02 09:14:51.203311: W tensorflow/core/framework/cpu_allocator_impl.cc:82] Allocation "
@@ -429,6 +461,11 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # the TPU platform itself missing: a connection or an install on the TPU VM, the entries'
+    "RuntimeError: Unknown backend: 'tpu' requested, but no platforms that are instances of tpu "
+    "are present. Platforms present are: cpu",
+    # a TPU Node the TPU's own API could not find from a running program (tpu-connection)
+    "NotFoundError: TPU node my-tpu not found in project lab-7 zone us-central1-b",
     # a shape the TPU cannot compile, with no loss named: dynamic-shape's
     "ValueError: Cannot convert a partially known TensorShape (None, 128) to a Tensor",
     # an op missing on a TPU Node's worker: the client and the TPU's software are different
@@ -614,6 +651,8 @@ def _outside(text: str):
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
         *[("library_op", x) for x in LIBRARY_OP],
         *[("loss_labels", x) for x in LOSS_LABELS],
+        *[("cuda_request", x) for x in CUDA_REQUEST],
+        *[("resource_missing", x) for x in RESOURCE_MISSING],
         *[("notebook_session", x) for x in NOTEBOOK_SESSION],
         *[("numerics", x) for x in NUMERICS],
         *[("storage", x) for x in STORAGE],

@@ -1328,6 +1328,18 @@ def test_a_layer_chain_gives_its_widest_layer():
     assert read_profile("raised the batch 64 -> 128 for the dense model").widest_layer is None
 
 
+def test_a_width_only_considered_is_not_the_models():
+    text = "an MLP 64 -> 32 -> 16; would going to 512-wide layers cost anything in step time?"
+    assert read_profile(text).widest_layer == 64
+    assert read_profile("widen them to 256-unit layers?").widest_layer is None
+    assert read_profile("three 512-wide layers, MXU at 40%").widest_layer == 512
+
+
+def test_a_tf_agents_network_gives_its_layers():
+    text = "q_net = q_network.QNetwork(obs_spec, action_spec, fc_layer_params=(48, 32))"
+    assert read_profile(text).widest_layer == 48
+
+
 def test_memory_in_use_further_along_a_line_that_names_it():
     line = (
         "memória: get_memory_info('TPU:0') dá {'current': 912343296, 'peak': 1197334784}, "

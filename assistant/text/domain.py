@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .tokens import tokenize
@@ -44,6 +45,8 @@ def domain_terms(text: str) -> list[str]:
 _TPU_NAMES = (
     r"cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|pjrt_device=tpu|tpu\.googleapis\.com|"
+    # the TPU Node era's tool that created a TPU and its VM together (`ctpu up`)
+    r"ctpu|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
     # the generations whose bare names mean nothing else (a bare v2, v3 or v4 can be a model's
     # or a library's version)
@@ -94,7 +97,7 @@ _TEMPLATE_PROMPT = re.compile(
 )
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda\d*|cudnn|nccl|nvidia(?:-smi)?|(?:a100|a800|h100|h800|h200|l40|v100|p100|k80|a10g|t4)s?|"
-    r"rtx\s*a?\d+|gtx\s*\d+|geforce|quadro|radeon|rocm|rocprof\w*|mi[123]\d0x?|mps|cupti\w*|"
+    r"rtx\s*a?\d+s?|gtx\s*\d+s?|geforce|quadro|radeon|rocm|rocprof\w*|mi[123]\d0x?|mps|cupti\w*|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
     # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
@@ -227,7 +230,10 @@ _OTHER_SERVICE = re.compile(
     r"gcloud[.\s]+compute[.\s]+(?:ssh|scp|instances)|compute\s*vm|"
     r"(?:compute\s+engine|gce)\s+(?:vms?|instances?|virtual\s+machines?)|"
     # the same in Portuguese word order ("a VM do Compute Engine", "instância do GCE")
-    r"(?:vms?|inst[âa]ncias?|m[áa]quinas?\s+virtua(?:l|is))\s+d[oa]\s+(?:compute\s+engine|gce)|"
+    r"(?:vms?|inst[âa]ncias?|m[áa]quinas?\s+virtua(?:l|is))\s+(?:comu(?:m|ns)\s+|norma(?:l|is)\s+)?"
+    r"d[oa]\s+(?:compute\s+engine|gce)|"
+    # a Compute Engine machine type ("an e2-standard-4", "n1-highmem-8"): a TPU VM has none
+    r"(?:e2|n1|n2d?|n4|c2d?|c3d?|t2[ad])-(?:standard|highmem|highcpu)-\d{1,3}|"
     r"dataproc|dataflow|cloud\s*run|cloud\s*functions|"
     # Google's model APIs and app platforms: their 403s and quotas are not a TPU's
     r"gemini|generativelanguage(?:\.googleapis\.com)?|dialogflow|firebase)\b",
@@ -291,6 +297,22 @@ def stack_only(context: dict[str, Any]) -> bool:
     """The input (its `Context.to_dict()`) speaks an XLA-first stack (JAX, Flax, XLA…) and names
     neither a TPU nor another device: half a TPU's evidence (`decide.tpu_evidence`)."""
     return bool(context.get("stack")) and not context.get("tpu") and not context.get("device")
+
+
+def on_tpu_alone(context: dict[str, Any]) -> bool:
+    """The input (its `Context.to_dict()`) names a TPU and no other device: a look-alike whose
+    case is another device with no TPU at all (`without_tpu`) is not the one it describes."""
+    return bool(context.get("tpu")) and not context.get("device")
+
+
+@lru_cache(maxsize=4096)
+def without_tpu(text: str) -> bool:
+    """`text` (an entry's described look-alike) is set on another device and says no TPU is
+    there ("Missing XLA configuration on a GPU machine with no TPU at all", "CUDA out of memory
+    on a GPU …; no TPU involved"). A look-alike that only names the device its cause was seen on
+    ("a DataLoader with many workers freezes on a CPU or GPU machine") can happen on a TPU's host
+    too, and is not one."""
+    return _OTHER_DEVICE.search(text) is not None and _DISOWNED_TPU.search(text) is not None
 
 
 def _found(rx: re.Pattern[str], text: str, limit: int = 5) -> list[str]:

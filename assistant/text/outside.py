@@ -28,8 +28,11 @@ saved checkpoint does not fit the model restored from it (`checkpoint`: a key mi
 differs from the stored one), that TensorFlow's distribution strategy was used against its rules
 (`strategy`: a variable created outside `strategy.scope()`), that an op's tensors or arrays are on
 different devices (`device_placement`: one PyTorch tensor never moved to the XLA device, JAX arrays
-of one call committed to different devices), that JAX cannot shard an array as asked (`sharding`: a
-dimension that does not divide among the devices of its mesh axis), that an index is outside the
+of one call committed to different devices), that the code or a library asks for CUDA on a
+machine without an NVIDIA GPU (`cuda_request`: a `.cuda()` left from a GPU script, bitsandbytes or
+flash-attn), that gcloud found no such TPU where it looked (`resource_missing`: a wrong zone, name
+or project), that JAX cannot shard an array as asked (`sharding`: a dimension that does not divide
+among the devices of its mesh axis), that an index is outside the
 table it reads (`index_range`: a token id over the vocabulary), that the labels do not fit the loss
 (`loss_labels`: one-hot labels given to a sparse loss), or that JAX found a tracer that
 escaped its transformation (`tracer_leak`).
@@ -157,6 +160,10 @@ _RULES: tuple[_Rule, ...] = (
             # classes under Keras 3 ("Your currently installed version of Keras is Keras 3, but this
             # is not yet supported in Transformers")
             r"\bis not yet supported in Transformers\b|"
+            # TensorFlow 2.16 and later load Keras 3 as `tf.keras`, while a library built on
+            # Keras 2 (tf-keras: TF Recommenders, older KerasCV) hands it Keras 2 objects
+            r"\bOnly instances of `keras\.Layer` can be added to a Sequential model\b|"
+            r"\bA KerasTensor cannot be used as input to a TensorFlow function\b|"
             # pip could not install the package at all
             r"\bNo matching distribution found\b|\bCould not find a version that satisfies\b|"
             r"\bFailed building wheel\b|"
@@ -498,6 +505,9 @@ _RULES: tuple[_Rule, ...] = (
             r"(?<!\w)MemoryError\b|\b_ArrayMemoryError\b|"
             r"\bUnable to allocate [0-9.]+\s*[KMGT]i?B for an array\b|"
             r"\bOut of memory: Kill(?:ed)? process\b|\boom[-_ ]kill(?:er|ed)?\b|"
+            # what the shell prints when the kernel's OOM killer ends the process, alone on its
+            # line or quoted by the person ("the terminal just prints \"Killed\"", "só `Killed`")
+            r"^\s*Killed\s*$|(?<=[\"“'`])Killed(?=[\"”'`])|"
             r"\bafter using all available RAM\b|"
             # Kubernetes killed the container for its memory limit (the pod's RAM, not HBM);
             # Kaggle's notebook over the VM's RAM
@@ -548,7 +558,8 @@ _RULES: tuple[_Rule, ...] = (
         # the code that loads and prepares the data on the host crashed: a tokenizer used from
         # several threads or processes at once (Hugging Face's "Already borrowed", a Rust panic),
         # an image that does not decode, a DataLoader worker killed by the OS (a Bus error when
-        # the container's shared memory is too small). Not the TPU's problem, and not the input
+        # the container's shared memory is too small), items of different sizes batched together.
+        # Not the TPU's problem, and not the input
         # pipeline's speed (input-bottleneck)
         "data_loading",
         re.compile(
@@ -564,7 +575,12 @@ _RULES: tuple[_Rule, ...] = (
             r"\bUnexpected bus error encountered in worker\b|"
             r"\binsufficient shared memory \(shm\)|"
             # the tokenizer was never given a padding token: the data preparation's set-up
-            r"\bAsking to pad but the tokenizer does not have a padding token\b",
+            r"\bAsking to pad but the tokenizer does not have a padding token\b|"
+            # items of different sizes batched with no resize or padding: tf.data's batch() and
+            # PyTorch's default collate refuse them on the host, on any device, before anything is
+            # compiled (not a size that changes between the TPU's steps: dynamic-shape)
+            r"\bCannot batch tensors with different shapes in component\b|"
+            r"\bstack expects each tensor to be equal size\b",
             re.I,
         ),
     ),
@@ -674,6 +690,36 @@ _RULES: tuple[_Rule, ...] = (
             # JAX's form: the arrays of one jitted call committed to different devices
             r"\bReceived incompatible devices for jitted computation\b",
             re.I,
+        ),
+    ),
+    _Rule(
+        # the code, or a library it loads, asks for CUDA on a machine without an NVIDIA GPU (a
+        # TPU VM, a TPU notebook): a `.cuda()` left from the GPU version of the script, JAX asked
+        # for its 'gpu' platform where only tpu and cpu are present, a CUDA-only library
+        # (bitsandbytes' kernels, flash-attn's build that needs nvcc) installed or imported. The
+        # TPU is not involved: the run never asked for it. JAX's start-up probe of the GPU
+        # platforms it could not start is harmless (`_HARMLESS`), not this
+        "cuda_request",
+        re.compile(
+            r"\bTorch not compiled with CUDA enabled\b|\bNo CUDA GPUs are available\b|"
+            r"\bFound no NVIDIA driver on your system\b|"
+            r"\bUnknown backend:? '(?:gpu|cuda|rocm)' requested\b|"
+            r"\bno platforms that are instances of (?:gpu|cuda|rocm) are present\b|"
+            # bitsandbytes without its CUDA kernels, a CUDA extension's build without the toolkit
+            r"\bcompiled without GPU support\b|\bnvcc was not found\b|"
+            r"\bCUDA_HOME environment variable is not set\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # gcloud found no such TPU, queued resource or VM where it looked: a name, a zone or a
+        # project other than the resource's own (the default zone of `gcloud config` is not the
+        # TPU's). Nothing reached the TPU; not a connection, a key or a creation problem
+        "resource_missing",
+        re.compile(
+            r"\(gcloud\.[\w.-]+\) NOT_FOUND: Resource '[^'\n]{1,300}' was not found\b|"
+            r"\bNOT_FOUND: Resource 'projects/[^'\n]{1,300}/(?:nodes|queuedResources|instances)/"
+            r"[^'\n]{1,100}' was not found\b",
         ),
     ),
     _Rule(

@@ -491,10 +491,15 @@ _LAYERS_WIDE = [
         re.I,
     ),
 ]
+# ... but not a width the person only considers moving to ("would going to 512-wide layers cost
+# anything?", "widen them to 256-unit layers", "subir para 512 neurônios"): not the model's own
+_CONTEMPLATED = re.compile(r"\b(?:to|into|para|pra|até)\s+$", re.I)
 # ... and listed, as an MLP's config or a person gives its layers: "layers [64, 64, 32, 1]",
 # "hidden_dims=(256, 128)", "features=[64, 64, 1]" (Flax), "camadas [64, 32]": the widest counts
 _LAYER_LIST = re.compile(
     r"\b(?:(?:(?:hidden|dense|mlp)[_ ])?(?:layers?|layer[_ ]sizes|dims|sizes|units|camadas)\s*[:=]?"
+    # TF-Agents' networks: `QNetwork(..., fc_layer_params=(48, 32))`
+    r"|fc_layer_params\s*="
     r"|features\s*=)\s*[\[(]\s*(\d{1,5}(?:\s*,\s*\d{1,5}){1,15})\s*,?\s*[\])]",
     re.I,
 )
@@ -932,7 +937,12 @@ def read_profile(text: str) -> ProfileFigures:
     if expansion is not None:
         found["padding_expansion"] = expansion
     widths = [int(m.group(1)) for rx in _LAYER_WIDTH for m in rx.finditer(text)]
-    said = [int(m.group(1)) for rx in _LAYERS_WIDE for m in rx.finditer(text)]
+    said = [
+        int(m.group(1))
+        for rx in _LAYERS_WIDE
+        for m in rx.finditer(text)
+        if not _CONTEMPLATED.search(text, max(0, m.start() - 12), m.start())
+    ]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
     said += [max(map(int, re.findall(r"\d+", m.group(1)))) for m in _LAYER_CHAIN.finditer(text)]
     said += [w for m in _FILTER_LIST.finditer(text) if (w := _widest_filters(m)) is not None]
