@@ -91,3 +91,26 @@ def test_tensorflows_own_allocator_is_a_lookalike_of_the_hbm_unless_it_names_a_t
     assert engine.retrieve(on_tpu).evidence["hbm-oom"].exclude == 0
     answer = engine.ask(on_tpu)
     assert not answer.abstained and answer.results[0].id == "hbm-oom"
+
+
+def test_a_lookalike_with_no_tpu_at_all_is_no_case_for_an_input_on_a_tpu_alone(engine):
+    """A look-alike whose case is another device with no TPU ("Missing XLA configuration on a GPU
+    machine with no TPU at all") cannot be the report of a person on a TPU VM who names no other
+    device; one that only names the device its cause was seen on stays a look-alike."""
+    from assistant.text.domain import on_tpu_alone, without_tpu
+
+    assert without_tpu("CUDA out of memory on a GPU, fixed by a smaller batch; no TPU involved")
+    assert not without_tpu("a PyTorch DataLoader with many workers freezes on a CPU or GPU machine")
+    assert on_tpu_alone({"tpu": ["v3-8"], "device": []})
+    assert not on_tpu_alone({"tpu": ["v3-8"], "device": ["a100"]})
+    # Written for this test: a fresh TPU VM whose first call to the device never returns.
+    text = (
+        "xm.xla_device() nunca volta numa v3-8 que acabei de criar\n"
+        "torch 2.1 com torch_xla 2.1, primeiro script na máquina; fica parado nessa linha sem erro "
+        "e com a CPU em 0%"
+    )
+    r = engine.retrieve(text)
+    chunk = r.evidence["tpu-connection"].lookalike_chunk
+    assert chunk is None or not without_tpu(chunk)
+    answer = engine.ask(text)
+    assert not answer.abstained and answer.results[0].id == "tpu-connection"

@@ -1456,3 +1456,13 @@ def test_an_interrupt_inside_the_tpus_start_up_is_a_connection_hang(engine):
         "KeyboardInterrupt"
     )
     assert not any("interrupted-at-start-up" in w for w in engine.ask(step).results[0].why)
+
+
+def test_ctpu_is_tpu_evidence_and_a_machine_type_names_a_plain_vm():
+    ctpu = read_context("ctpu up fails when run from a GCE VM, works from Cloud Shell").to_dict()
+    assert "ctpu" in ctpu["tpu"] and ctpu["gate"] is None
+    plain = read_context(
+        "ssh na VM e2-standard-4 dando timeout. Não é TPU, é uma VM comum do Compute Engine."
+    ).to_dict()
+    assert plain["gate"] == "service" and "e2-standard-4" in plain["service"]
+    assert "rtx 3090s" in read_context("a workstation with two RTX 3090s").to_dict()["device"]
