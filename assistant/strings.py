@@ -409,6 +409,32 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o gcloud não achou esse recurso onde procurou (“{text}”), o que o "
         "guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.api_access": (
+        "line {line} says another Google product's API refused the request (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que a API de outro produto do Google recusou o pedido (“{text}”), o "
+        "que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.scheduling": (
+        "line {line} says Kubernetes found no node for the pod (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o Kubernetes não achou nó para o pod (“{text}”), o que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.context_length": (
+        "line {line} says the request is longer than the context the model or its server was "
+        "configured for (“{text}”), which the troubleshooting guide behind tpu-assist does not "
+        "cover",
+        "a linha {line} diz que o pedido é mais longo que o contexto configurado para o modelo ou "
+        "o servidor (“{text}”), o que o guia de solução de problemas por trás do tpu-assist não "
+        "cobre",
+    ),
+    "note.outside.tpu_unused": (
+        "line {line} says the job ran on the CPU and never used the TPU (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o job rodou na CPU e nunca usou a TPU (“{text}”), o que o guia de "
+        "solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1809,6 +1835,60 @@ STRINGS: dict[str, tuple[str, str]] = {
         "(`gcloud compute tpus tpu-vm list --zone=ZONA`), confira os padrões que o gcloud usou "
         "(`gcloud config list`) e passe `--zone` e `--project` explicitamente; um recurso em fila "
         "não tem TPU VM para acessar até o estado ficar ACTIVE.",
+    ),
+    "answer.note_outside.api_access": (
+        "Line {line} says another Google product's API refused the request (“{text}”): that "
+        "product's permission for the account, or the machine's access scopes for it, not Cloud "
+        "TPU's, so the guide I answer from does not apply. Give the account the product's role "
+        "(for BigQuery, BigQuery Job User and Data Viewer) and check which account the code runs "
+        "as (`gcloud auth list`). A VM or TPU VM created with limited scopes keeps them: create it "
+        "with `--scopes=cloud-platform` (or the product's own scope) and rely on IAM roles.",
+        "A linha {line} diz que a API de outro produto do Google recusou o pedido (“{text}”): a "
+        "permissão desse produto para a conta, ou os escopos de acesso da máquina para ele, não "
+        "os do Cloud TPU, então o guia em que me baseio não se aplica. Dê à conta o papel do "
+        "produto (no BigQuery, BigQuery Job User e Data Viewer) e confira com que conta o código "
+        "roda (`gcloud auth list`). Uma VM ou TPU VM criada com escopos limitados fica com eles: "
+        "crie-a com `--scopes=cloud-platform` (ou o escopo do produto) e use papéis do IAM.",
+    ),
+    "answer.note_outside.scheduling": (
+        "Line {line} says Kubernetes found no node for the pod (“{text}”): the pod never "
+        "started, so nothing reached the TPU and the guide I answer from does not apply. Check "
+        "that a TPU node pool exists whose accelerator and topology match the pod's node selector "
+        "(`kubectl get nodes -L cloud.google.com/gke-tpu-accelerator,"
+        "cloud.google.com/gke-tpu-topology`), that `google.com/tpu` asks for the chips one node "
+        "has, and that the pool's autoscaling maximum leaves room for another node.",
+        "A linha {line} diz que o Kubernetes não achou nó para o pod (“{text}”): o pod nunca "
+        "começou, então nada chegou à TPU e o guia em que me baseio não se aplica. Confira se "
+        "existe um pool de nós de TPU com acelerador e topologia iguais aos do seletor de nós do "
+        "pod (`kubectl get nodes -L cloud.google.com/gke-tpu-accelerator,"
+        "cloud.google.com/gke-tpu-topology`), se `google.com/tpu` pede os chips que um nó tem e "
+        "se o máximo do autoescalonamento do pool deixa lugar para mais um nó.",
+    ),
+    "answer.note_outside.context_length": (
+        "Line {line} says the request is longer than the context the model or its server was "
+        "configured for (“{text}”): a limit checked before anything runs, not memory the TPU ran "
+        "out of, so the guide I answer from does not apply. Truncate or shorten the prompt, or "
+        "start the server with a longer context (vLLM's `--max-model-len`, MaxText's "
+        "`max_target_length`) up to what the model supports; only if that longer context then "
+        "fails to fit in HBM is it a memory problem.",
+        "A linha {line} diz que o pedido é mais longo que o contexto configurado para o modelo ou "
+        "o servidor (“{text}”): um limite conferido antes de qualquer execução, não memória que "
+        "faltou na TPU, então o guia em que me baseio não se aplica. Corte ou encurte o prompt, ou "
+        "suba o servidor com um contexto maior (`--max-model-len` do vLLM, `max_target_length` do "
+        "MaxText) até o que o modelo suporta; só se esse contexto maior não couber na HBM é um "
+        "problema de memória.",
+    ),
+    "answer.note_outside.tpu_unused": (
+        "Line {line} says the job ran on the host's CPU and never used the TPU (“{text}”), so "
+        "the TPU problems of the guide I answer from do not apply. TPUEstimator was given "
+        "`use_tpu=False`: pass `--use_tpu=True` and `--tpu=NAME` (or the TPU's address), check "
+        'the flags a launcher or a config file sets, and look for "Running train on TPU" in '
+        "the log before measuring anything.",
+        "A linha {line} diz que o job rodou na CPU do host e nunca usou a TPU (“{text}”), então "
+        "os problemas de TPU do guia em que me baseio não se aplicam. O TPUEstimator recebeu "
+        "`use_tpu=False`: passe `--use_tpu=True` e `--tpu=NOME` (ou o endereço da TPU), confira "
+        'as flags que um launcher ou um arquivo de configuração define e procure "Running train '
+        'on TPU" no log antes de medir qualquer coisa.',
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

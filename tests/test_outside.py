@@ -120,6 +120,30 @@ RESOURCE_MISSING = [
     "ERROR: (gcloud.compute.tpus.queued-resources.describe) NOT_FOUND: Resource "
     "'projects/lab-7/locations/europe-west4-a/queuedResources/qr-17' was not found",
 ]
+API_ACCESS = [
+    # another product's API refusing the VM's scopes or the account
+    "google.api_core.exceptions.Forbidden: 403 POST https://bigquery.googleapis.com/bigquery/v2/"
+    "projects/p/jobs: Request had insufficient authentication scopes.",
+    "googleapiclient.errors.HttpError: <HttpError 403 when requesting "
+    'https://sheets.googleapis.com/v4/spreadsheets/abc returned "The caller does not have '
+    'permission">',
+    "Access Denied: BigQuery BigQuery: Permission denied while getting Drive credentials.",
+]
+SCHEDULING = [
+    "  Warning  FailedScheduling   3m12s (x19 over 41m)  default-scheduler   0/6 nodes are "
+    "available: 6 node(s) didn't match Pod's node affinity/selector.",
+    "  Normal   NotTriggerScaleUp  2m51s  cluster-autoscaler  pod didn't trigger scale-up: 1 max "
+    "node group size reached",
+]
+CONTEXT_LENGTH = [
+    "openai.BadRequestError: Error code: 400 - {'message': \"This model's maximum context length "
+    'is 4096 tokens. However, you requested 5120 tokens."}',
+]
+TPU_UNUSED = [
+    "INFO:tensorflow:Running train on CPU",
+    "W0823 11:02:40.118045 140012 tpu_context.py:222] eval_on_tpu ignored because use_tpu is "
+    "False.",
+]
 NOTEBOOK_CAPACITY = [
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
     "with no accelerator?",
@@ -193,6 +217,7 @@ CREATE_REQUEST = [
     "(did you mean '--zone'?)",
 ]
 BILLING = [
+    "Quick cost question: is the hourly price the same through Vertex AI?",
     "Dúvida de custo: se eu parar a v4-8 no fim do dia eu paro de pagar? O disco continua cobrando?",
     "How much does a v5p-128 slice cost per day in us-east5?",
     "I deleted the TPU VM but I'm still being charged for TPU usage, why?",
@@ -324,6 +349,9 @@ SCRATCH_MEMORY = [
     "I'm getting a compile-time OOM of about 2GB VMEM on a v4-8 with the long context",
 ]
 CHECKPOINT = [
+    # TensorFlow 1's init_from_checkpoint, a vocabulary of another checkpoint
+    "ValueError: Shape of variable bert/embeddings/word_embeddings:0 ((30522, 768)) doesn't match "
+    "with shape of tensor bert/embeddings/word_embeddings ([119547, 768]) from checkpoint reader.",
     "flax.errors.ScopeParamShapeError: Initializer expected to generate shape (768, 3072) but got "
     'shape (768, 2048) instead for parameter "kernel" in "/encoder/layer_0/mlp/Dense_0"',
     "RuntimeError: Error(s) in loading state_dict for GPT2LMHeadModel:",
@@ -461,6 +489,14 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a batch asked about, with prices only as the reason to ask (batch-or-model-too-large)
+    "What per-core batch fits a v3-8? I'd rather not find out by trial and error at on-demand "
+    "prices.",
+    "INFO:tensorflow:Running train on TPU",
+    # the TPU API's own scopes: create-403-scopes
+    "googleapiclient.errors.HttpError: <HttpError 403 when requesting "
+    "https://tpu.googleapis.com/v2/projects/p/locations/us-central1-b/nodes returned "
+    '"Request had insufficient authentication scopes.">',
     # the TPU platform itself missing: a connection or an install on the TPU VM, the entries'
     "RuntimeError: Unknown backend: 'tpu' requested, but no platforms that are instances of tpu "
     "are present. Platforms present are: cpu",
@@ -651,6 +687,10 @@ def _outside(text: str):
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
         *[("library_op", x) for x in LIBRARY_OP],
         *[("loss_labels", x) for x in LOSS_LABELS],
+        *[("tpu_unused", x) for x in TPU_UNUSED],
+        *[("api_access", x) for x in API_ACCESS],
+        *[("scheduling", x) for x in SCHEDULING],
+        *[("context_length", x) for x in CONTEXT_LENGTH],
         *[("cuda_request", x) for x in CUDA_REQUEST],
         *[("resource_missing", x) for x in RESOURCE_MISSING],
         *[("notebook_session", x) for x in NOTEBOOK_SESSION],

@@ -1466,3 +1466,32 @@ def test_ctpu_is_tpu_evidence_and_a_machine_type_names_a_plain_vm():
     ).to_dict()
     assert plain["gate"] == "service" and "e2-standard-4" in plain["service"]
     assert "rtx 3090s" in read_context("a workstation with two RTX 3090s").to_dict()["device"]
+
+
+def test_one_step_per_call_in_a_slow_run_is_steps_per_execution():
+    slow = read_profile("BERT on a v3-8 with --iterations_per_loop=1, it trains but crawls")
+    assert slow.steps_per_execution == 1
+    assert [(h.entry_id, h.rules_out) for h in route(slow)] == [("steps-per-execution", False)]
+    # beside a host busy with the input, the input is what the run waits for
+    fed = read_profile(
+        "steps_per_execution=1; top shows each training process at 100% and the rest idle"
+    )
+    assert "steps-per-execution" not in {h.entry_id for h in route(fed)}
+
+
+def test_a_fake_batch_of_the_same_shape_that_runs_faster_is_the_input():
+    text = "with a torch.randn fake batch of the same shape, step_time drops to 0.11 s"
+    p = read_profile(text)
+    assert p.synthetic_faster == 1 and p.input_ready is None
+    pt = read_profile("trocando por input_ids aleatórios do mesmo shape vai pra 90 batches/s")
+    assert pt.synthetic_faster == 1
+    # synthetic data that left the figures as they were is still the input ruled out
+    assert read_profile("synthetic data gives the same step time; gaps between steps").input_ready
+
+
+def test_more_ways_to_say_the_host_or_the_gaps_or_the_memory():
+    assert read_profile("top shows the 8 python processes each pinned at ~100%").host_feeding
+    gaps = "the TPU is busy ~6ms and then there's a ~70ms gap every single step"
+    assert read_profile(gaps).idle_gaps == 1
+    big = "per_device_batch_size=1 and it still can't even load the weights"
+    assert read_profile(big).memory_bound == 1

@@ -21,7 +21,9 @@ The guide separates slow-training problems by where the step time goes:
   the input ruled out as well, the idle time has no cause to fix first, and the rules that read
   the TPU's own work (narrow layers, a low MXU figure) apply as on a busy TPU. The code set to one
   step per call (`iterations_per_loop=1`) beside the idle time is the reverse: two findings that
-  agree on `steps-per-execution`;
+  agree on `steps-per-execution`; set so in a slow run with no idle figure and nothing said of the
+  input, it is that entry's setting on its own (every one of the 5 labelled and written reports
+  so set was that entry's);
 - the host described busy producing the next batch (its trace lane inside the data iterator, or a
   few processes pegged at 100% while the rest of the VM's cores idle) → the input pipeline, which
   is then what the TPU's idle gaps wait for: `input-bottleneck`, weighing more beside an idle
@@ -351,6 +353,20 @@ RULES: tuple[ProfileRule, ...] = (
         # the code set to one step per call (`iterations_per_loop=1`): the round trip every step
         # that the idle time shows, the setting this entry's fix raises (two findings that agree)
         lambda p: AGREEING if p.steps_per_execution == 1 else WEIGHT,
+    ),
+    ProfileRule(
+        # one step per call to the TPU (`iterations_per_loop=1`, `steps_per_execution=1`) in a
+        # slow run: the setting this entry's fix raises, where no figure says where the time goes
+        "one-step-per-call",
+        "steps-per-execution",
+        lambda p: (
+            p.steps_per_execution == 1
+            and not _idle(p)
+            and not (_waits_for_input(p) or p.host_feeding or p.synthetic_faster)
+        ),
+        lambda p: _known(steps_per_execution=p.steps_per_execution),
+        slowdown_only=True,
+        tpu_evidence=False,
     ),
     ProfileRule(
         "busy-but-low-mxu",

@@ -31,11 +31,14 @@ different devices (`device_placement`: one PyTorch tensor never moved to the XLA
 of one call committed to different devices), that the code or a library asks for CUDA on a
 machine without an NVIDIA GPU (`cuda_request`: a `.cuda()` left from a GPU script, bitsandbytes or
 flash-attn), that gcloud found no such TPU where it looked (`resource_missing`: a wrong zone, name
-or project), that JAX cannot shard an array as asked (`sharding`: a dimension that does not divide
-among the devices of its mesh axis), that an index is outside the
-table it reads (`index_range`: a token id over the vocabulary), that the labels do not fit the loss
-(`loss_labels`: one-hot labels given to a sparse loss), or that JAX found a tracer that
-escaped its transformation (`tracer_leak`).
+or project), that another Google product's API refused the request (`api_access`: BigQuery,
+Drive), that the job ran on the CPU and never used the TPU (`tpu_unused`: TPUEstimator's
+use_tpu=False), that Kubernetes found no node for the pod (`scheduling`), that a request is
+longer than the context the server was configured for (`context_length`), that JAX cannot shard
+an array as asked (`sharding`: a dimension that does not divide among the devices of its mesh
+axis), that an index is outside the table it reads (`index_range`: a token id over the
+vocabulary), that the labels do not fit the loss (`loss_labels`: one-hot labels given to a sparse
+loss), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -70,6 +73,12 @@ _SOFTWARE_NAME = (
 _SOFTWARE_OR_VERSION = r"[^\n.;]{0,40}?(?:\b(?:" + _SOFTWARE + r")\b|\b\d+(?:\.\d+)+)"
 # the framework's own ops: PyTorch/XLA's XRT runtime, TensorFlow's internal `_Name` ops
 _INTERNAL_OP = r"(?:XRT\w+|_[A-Z]\w*)"
+# the APIs of Google products other than Cloud TPU and Cloud Storage, by their hosts
+_OTHER_API = (
+    r"(?:bigquery|pubsub|aiplatform|[\w-]+-aiplatform|dataflow|dataproc|sqladmin|secretmanager|"
+    r"logging|monitoring|sheets|drive|gmail|firestore|datastore|translate|vision|speech|language)"
+    r"\.googleapis\.com"
+)
 
 # A NaN the line says the TPU alone produces ("NaN loss on TPU, while on CPU it doesn't", "...on
 # TPU, while that is not the case on GPU"): a result that differs on the TPU, the guide's own
@@ -301,6 +310,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:keep|still|continue\s+to)\s+paying\b|\bcontinu[ao]\s+pagando\b|"
             r"\b(?:billed|charged)\s+per\s+(?:second|minute|hour)\b|"
             r"\b(?:price|pricing)\s+(?:difference|calculator)\b|"
+            # "quick cost question", "is that what I'd pay", "is the hourly price the same"
+            r"\bcost\s+question\b|\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
             r"\b(?:diferen[çc]a\s+de|calculadora\s+de)\s+pre[çc]os?\b",
             re.I,
         ),
@@ -459,6 +470,52 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bNo such object: [^\s\"']+|"
             r"\bNotFoundError\b[^\n]{0,40}?\bgs://\S+?;? No such file or directory\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # another Google product's API refused the request (BigQuery, Pub/Sub, Vertex AI, Drive,
+        # Sheets…): that product's role for the account, or the VM's scopes for it. Cloud
+        # Storage's own refusals are `storage_access`; the TPU API's scopes are create-403-scopes
+        "api_access",
+        re.compile(
+            r"\b(?:403|Forbidden|PERMISSION_DENIED|insufficient authentication scopes)\b"
+            r"[^\n]{0,200}?\b" + _OTHER_API + r"|\b" + _OTHER_API + r"[^\n]{0,200}?"
+            r"\b(?:403|Forbidden|PERMISSION_DENIED|insufficient authentication scopes)\b|"
+            r"\bAccess Denied: (?:BigQuery|Table|Dataset)\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # the job ran on the host's CPU and never asked for the TPU: TPUEstimator given
+        # use_tpu=False (a launcher's flag, a config that dropped it) logs where it runs. The
+        # TPU's problems do not apply to a run that never used it
+        "tpu_unused",
+        re.compile(
+            r"\bRunning (?:train|eval|evaluate|infer|predict) on CPU\b|"
+            r"\bbecause use_tpu is False\b",
+        ),
+    ),
+    _Rule(
+        # Kubernetes found no node for the pod (GKE with TPU node pools): no pool whose
+        # accelerator and topology match the pod's node selector, or a pool at its size limit.
+        # The pod never started, so nothing reached the TPU. No capacity to give ("Insufficient
+        # google.com/tpu") is `capacity`, read first
+        "scheduling",
+        re.compile(
+            r"\bFailedScheduling\b|\bdidn'?t match Pod's node affinity(?:/selector)?\b|"
+            r"\bNotTriggerScaleUp\b|\bpod didn'?t trigger scale-up\b",
+        ),
+    ),
+    _Rule(
+        # a request longer than the context the model or its server was configured for (vLLM's
+        # --max-model-len, an OpenAI-compatible server's 400): a limit of the configuration,
+        # checked before anything runs, not memory the TPU ran out of
+        "context_length",
+        re.compile(
+            r"\bmaximum context length is \d+ tokens\b|"
+            r"\bis longer than the maximum model length of \d+\b|"
+            r"\bexceeds? (?:the )?max(?:imum)?[_ ]model[_ ]len\b",
             re.I,
         ),
     ),
@@ -647,6 +704,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\bReceived incompatible tensor with shape\b"
             r"[^\n]{0,80}?\bwhen attempting to restore\b|"
             r"\bLayer count mismatch when loading weights\b|"
+            # TensorFlow 1's init_from_checkpoint (BERT's run_classifier.py and its kin)
+            r"\bdoesn'?t match with shape of tensor\b[^\n]{0,200}?\bfrom checkpoint reader\b|"
             r"\bYou are loading a weight file containing \d+ layers into a model with \d+ "
             r"layers\b|"
             # Orbax's and Flax's restore

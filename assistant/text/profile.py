@@ -198,10 +198,11 @@ _IDLE_GAPS = re.compile(
     r"(?:little\s+|tiny\s+|short\s+|small\s+)?(?:slivers|bursts|blips)\b"
     # "a gap of ~35 ms before the next step starts"
     r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before|until)\s+(?:the\s+)?next\s+"
-    r"(?:step|execution|iteration|batch|call)\b"
-    # "a gap before every single step", "does ~4 ms of work and then sits idle for ~60 ms"
-    r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?before\s+(?:every|each)\s+(?:single\s+)?"
-    r"(?:step|execution|iteration|batch|call)\b"
+    r"(?:step|execution|iteration|batch|call|TPUExecute)\b"
+    # "a gap before every single step", "a ~70ms gap every single step", "does ~4 ms of work and
+    # then sits idle for ~60 ms"
+    r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before\s+|on\s+|in\s+)?(?:every|each)\s+"
+    r"(?:single\s+)?(?:step|execution|iteration|batch|call)\b"
     r"|\b(?:TPU|device)\s+(?:does|did|runs|ran)\s+~?\d[^\n.]{0,20}?\bof\s+work\b[^\n.]{0,20}?"
     r"\b(?:sits|stays|is|goes)\s+idle\b"
     # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
@@ -255,6 +256,8 @@ _HOST_FEEDING = re.compile(
     # each training process at 100% of one CPU core", "cada processo a 100%"
     r"|\b(?:each|every)\s+(?:training\s+|python\s+|worker\s+)?process\b[^\n]{0,20}?"
     r"(?:at|using|uses|pegged\s+at|maxed\s+(?:out\s+)?at)\s*~?100\s*%"
+    # "the 8 python processes each pinned at ~100%"
+    r"|\bprocess(?:es)?\s+each\s+(?:pinned\s+|pegged\s+|maxed\s+(?:out\s+)?)?at\s*~?100\s*%"
     r"|\bcada\s+processo\b[^\n]{0,20}?(?:a|em|no|usando)\s*~?100\s*%"
     r"|\btodos\s+os\s+(?:\d+\s+)?(?:n[uú]cleos|cores|CPUs|vCPUs)\b[^\n]{0,20}?(?:a|em|no)\s*~?100\s*%",
     re.I,
@@ -297,7 +300,9 @@ _INPUT_READY = re.compile(
     r"|\b(?:cached|pre-?loaded|loaded)\s+(?:the\s+)?(?:whole\s+|entire\s+|full\s+)?"
     r"(?:data(?:set)?|inputs?)\s+(?:in|into)\s+(?:host\s+)?(?:memory|RAM)\b"
     r"|\b(?:synthetic|dummy|fake)\s+(?:data|inputs?|batch(?:es)?|tensors?)\b[^.\n]{0,60}?"
-    r"\b(?:same|no\s+(?:change|difference)|still\s+slow|did\s*n[o']t\s+help)\b"
+    # (not "of the same shape": how a fake batch is made, not what it measured)
+    r"\b(?:same(?!\s+(?:shape|size|dimensions?|dtype|sequence\s+length))|no\s+(?:change|difference)"
+    r"|still\s+slow|did\s*n[o']t\s+help)\b"
     # ... in Portuguese: "synthetic dá a mesma coisa", "com dado sintético fica igual"
     r"|\b(?:synthetic|sint[ée]tic[oa]s?|fake|dummy)\b[^.\n]{0,40}?\b(?:mesm[ao]\s+(?:coisa|tempo"
     r"|velocidade|resultado|n[úu]meros?)|(?:d[áa]|fica)\s+igual|n[ãa]o\s+(?:muda|mudou|ajuda|ajudou))"
@@ -308,7 +313,7 @@ _INPUT_READY = re.compile(
     r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
     r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)"
     # the input pipeline analyzer's own verdict, quoted without its figure
-    r"|(?:\bis|['’]s|\bwas)\s+NOT\s+input[- ]bound\b"
+    r"|(?:\bis|['’]s|\bwas|\bsays)\s+NOT\s+input[- ]bound\b"
     r"|\bn[ãa]o\s+(?:[ée]|est[áa])\s+input[- ]bound\b",
     re.I,
 )
@@ -318,8 +323,9 @@ _INPUT_READY = re.compile(
 # model keeps up, so the input is what it waits for. A rate, or "faster", near the synthetic data.
 _SYNTHETIC = (
     r"(?:\b(?:synthetic|dummy|fake|random)\s+(?:`[^`\n]{1,30}`\s+|\S+\s+)?"
-    r"(?:data(?:set|loader)?|inputs?|batch(?:es)?|tensors?)\b"
-    r"|\bdados?\s+(?:sint[ée]ticos?|falsos?|aleat[óo]rios?|fake)"
+    r"(?:data(?:set|loader)?|inputs?|input_ids|token\s+ids|images|batch(?:es)?|tensors?)\b"
+    r"|\b(?:dados?|input_ids|tokens|ids|imagens|tensores|lotes?|batch(?:es)?)\s+"
+    r"(?:sint[ée]tic[oa]s?|fals[oa]s?|aleat[óo]ri[oa]s?|fake)"
     # a training script's flag for it: "--fake_data", "--use_synthetic_data=true"
     r"|\b(?:use_)?(?:synthetic|fake|dummy)_data\b"
     # or the random arrays a fake dataset returns, named by their call: "a fake one returning
@@ -327,7 +333,7 @@ _SYNTHETIC = (
     r"|\b(?:torch\.randn?|np\.random\.\w+|numpy\.random\.\w+|jax\.random\.\w+|tf\.random\.\w+)\b)"
 )
 _FAST = (
-    r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens)"
+    r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens|batch(?:es)?)"
     r"/s(?:ec)?\b|\bfaster\b|\bquicker\b|\bfull\s+speed\b|\bmais\s+r[áa]pido"
     # or the step time falling to a figure: "dropped to ~110 ms per step", "caiu pra ~110ms"
     r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu|goes|vai)\s+"
@@ -358,6 +364,9 @@ _MEMORY_BOUND = re.compile(
     r"|\b(?:won'?t|doesn'?t|does\s+not|don'?t|do\s+not|didn'?t|not|never|can'?t|cannot|barely"
     r"|only|it'?d|would|should)\s+fits?\b"
     r"|\bwill\s+(?:it|this|that|(?:a|an|the|my)\s+[\w.-]+(?:\s+model)?)\s+fit\b"
+    # the weights alone too large: "it can't even load the weights", "too big for a v5e-8"
+    r"|\b(?:can'?t|cannot|could\s*n[o']t|unable\s+to)\s+(?:even\s+)?load\s+(?:the\s+)?"
+    r"(?:weights|model|checkpoint|parameters)\b|\btoo\s+(?:big|large)\s+(?:for|to\s+fit)\b"
     r"|\bn[ãa]o\s+cabe|\bcaber?\s+(?:na|no|numa|num|em)\b|\bmal\s+cabe"
     r"|\bfalta(?:ndo)?\s+(?:de\s+)?mem[óo]ria|\bestour(?:a|ando|ou|ar)\s+(?:a\s+)?mem[óo]ria",
     re.I,
