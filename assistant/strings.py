@@ -435,6 +435,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que o job rodou na CPU e nunca usou a TPU (“{text}”), o que o guia de "
         "solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.autograd": (
+        "line {line} says automatic differentiation refused the model's own graph (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que a diferenciação automática recusou o grafo do próprio modelo "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1889,6 +1895,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "`use_tpu=False`: passe `--use_tpu=True` e `--tpu=NOME` (ou o endereço da TPU), confira "
         'as flags que um launcher ou um arquivo de configuração define e procure "Running train '
         'on TPU" no log antes de medir qualquer coisa.',
+    ),
+    "answer.note_outside.autograd": (
+        "Line {line} says automatic differentiation refused the model's own graph (“{text}”): "
+        "the model's code, the same on a CPU, not the TPU, so the guide I answer from does not "
+        "apply. A tensor that backward needs was changed in place: write `h = h + x` instead of "
+        "`h += x`, and drop `inplace=True` from the activation before it (the anomaly mode, "
+        "`torch.autograd.set_detect_anomaly(True)`, names the op). Backward run twice through one "
+        "graph: compute the loss again, or pass `retain_graph=True` once. A loss with no grad_fn, "
+        "or no gradients for any variable: it was detached (`.item()`, `.detach()`, `no_grad`) "
+        "or does not depend on the weights being trained.",
+        "A linha {line} diz que a diferenciação automática recusou o grafo do próprio modelo "
+        "(“{text}”): o código do modelo, igual numa CPU, não a TPU, então o guia em que me baseio "
+        "não se aplica. Um tensor de que o backward precisa foi alterado no lugar: escreva "
+        "`h = h + x` em vez de `h += x` e tire o `inplace=True` da ativação anterior (o modo de "
+        "anomalia, `torch.autograd.set_detect_anomaly(True)`, aponta a operação). Backward "
+        "rodado duas vezes no mesmo grafo: calcule a perda de novo, ou passe `retain_graph=True` "
+        "uma vez. Uma perda sem grad_fn, ou sem gradientes para nenhuma variável: ela foi "
+        "desligada do grafo (`.item()`, `.detach()`, `no_grad`) ou não depende dos pesos "
+        "treinados.",
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

@@ -144,6 +144,12 @@ TPU_UNUSED = [
     "W0823 11:02:40.118045 140012 tpu_context.py:222] eval_on_tpu ignored because use_tpu is "
     "False.",
 ]
+AUTOGRAD = [
+    "RuntimeError: one of the variables needed for gradient computation has been modified by an "
+    "inplace operation: [torch.FloatTensor [256, 512]], which is output 0 of ReluBackward0",
+    "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+    "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
+]
 NOTEBOOK_CAPACITY = [
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
     "with no accelerator?",
@@ -489,6 +495,9 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a release that made the start-up louder: how to quiet the logs (debug-logs)
+    "desde que atualizei pra torch_xla 2.3 meu terminal virou um lixão de log",
+    "ever since I upgraded jax the console is full of libtpu log spam",
     # a batch asked about, with prices only as the reason to ask (batch-or-model-too-large)
     "What per-core batch fits a v3-8? I'd rather not find out by trial and error at on-demand "
     "prices.",
@@ -687,6 +696,7 @@ def _outside(text: str):
         *[("notebook_capacity", x) for x in NOTEBOOK_CAPACITY],
         *[("library_op", x) for x in LIBRARY_OP],
         *[("loss_labels", x) for x in LOSS_LABELS],
+        *[("autograd", x) for x in AUTOGRAD],
         *[("tpu_unused", x) for x in TPU_UNUSED],
         *[("api_access", x) for x in API_ACCESS],
         *[("scheduling", x) for x in SCHEDULING],

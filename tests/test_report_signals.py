@@ -1495,3 +1495,7 @@ def test_more_ways_to_say_the_host_or_the_gaps_or_the_memory():
     assert read_profile(gaps).idle_gaps == 1
     big = "per_device_batch_size=1 and it still can't even load the weights"
     assert read_profile(big).memory_bound == 1
+    pt = read_profile(
+        "um bloquinho de ~3ms e depois um buraco de ~20ms sem nada; prefetch tá sempre cheio"
+    )
+    assert pt.idle_gaps == 1 and pt.input_ready == 1

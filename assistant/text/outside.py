@@ -37,8 +37,9 @@ use_tpu=False), that Kubernetes found no node for the pod (`scheduling`), that a
 longer than the context the server was configured for (`context_length`), that JAX cannot shard
 an array as asked (`sharding`: a dimension that does not divide among the devices of its mesh
 axis), that an index is outside the table it reads (`index_range`: a token id over the
-vocabulary), that the labels do not fit the loss (`loss_labels`: one-hot labels given to a sparse
-loss), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
+vocabulary), that automatic differentiation refused the model's own graph (`autograd`: a tensor
+changed in place), that the labels do not fit the loss (`loss_labels`: one-hot labels given to a
+sparse loss), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -235,6 +236,12 @@ _RULES: tuple[_Rule, ...] = (
             r"\bregression\b[^\n.]{0,60}?\b(?:after|since)\s+(?:the\s+|a\s+)?"
             r"(?:recent|latest|last|new)\s+(?:commit|release|nightly)s?\b",
             re.I,
+        ),
+        # what the new release changed is how much it prints ("since I upgraded torch_xla my
+        # terminal is full of log spam", "meu terminal virou um lixão"): a question of the logs'
+        # verbosity (debug-logs), not a failure the release brought
+        re.compile(
+            r"\b(?:spam\w*|noisy|noise|verbos\w+|lix[ãa]o|polu[ií]d[oa]|barulhent\w+)\b", re.I
         ),
     ),
     _Rule(
@@ -825,6 +832,20 @@ _RULES: tuple[_Rule, ...] = (
             r"\blogits and labels must have the same first dimension\b|"
             r"\bShapes \([\w, ?]*\) and \([\w, ?]*\) are incompatible\b|"
             r"\bArguments `target` and `output` must have the same (?:shape|rank)\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # the framework's automatic differentiation refused the model's own graph: a tensor
+        # backward needs changed in place, backward run twice through one graph, a loss cut off
+        # from the weights (detached, computed under no_grad, or not depending on the variables).
+        # The person's code, the same on any device
+        "autograd",
+        re.compile(
+            r"\bhas been modified by an inplace operation\b|"
+            r"\bTrying to backward through the graph a second time\b|"
+            r"\bdoes not require grad and does not have a grad_fn\b|"
+            r"\bNo gradients provided for any variable\b",
             re.I,
         ),
     ),

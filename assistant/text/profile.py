@@ -216,6 +216,9 @@ _IDLE_GAPS = re.compile(
     r"|\b(?:buracos?|gaps?|intervalos?)\b[^.\n]{0,30}?\bonde\s+a\s+TPU\s+(?:n[ãa]o\s+faz\s+nada"
     r"|fica\s+(?:parada|ociosa|idle))"
     r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?|idle)\s+(?:entre|enquanto)\b"
+    # "depois um buraco de ~20ms sem nada", "a TPU fica ociosa a maior parte do tempo"
+    r"|\b(?:buracos?|gaps?|intervalos?)\s+(?:de\s+[^\n.]{0,20}?\s+)?sem\s+nada\b"
+    r"|\b(?:TPU|dispositivo)\s+fica\s+(?:parad[ao]|ociosa?|idle)\s+(?:a\s+|na\s+)?maior\s+parte\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
     r"(?:\d+\s+)?(?:chips|n[uú]cleos|cores|dispositivos))",
     re.I,
@@ -312,6 +315,9 @@ _INPUT_READY = re.compile(
     r"|\b(?:dados|dataset|entrada|lotes?)\s+(?:j[áa]\s+)?(?:est[áa]o?\s+|t[áa]\s+|fica\s+)?"
     r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
     r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)"
+    # "o input pipeline parece ok", "the prefetch buffer is always full"
+    r"|\b(?:input\s+pipeline|pipeline\s+de\s+entrada)\s+(?:parece|est[áa]|t[áa])\s+(?:ok|bem|normal)\b"
+    r"|\bprefetch\s+(?:buffer\s+)?(?:is|t[áa]|est[áa]|fica)\s+(?:always\s+|sempre\s+)?(?:full|cheio)\b"
     # the input pipeline analyzer's own verdict, quoted without its figure
     r"|(?:\bis|['’]s|\bwas|\bsays)\s+NOT\s+input[- ]bound\b"
     r"|\bn[ãa]o\s+(?:[ée]|est[áa])\s+input[- ]bound\b",
