@@ -25,7 +25,7 @@ from .retrieval.fusion import VIEWS, Evidence, Scored
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureHit, SignatureMatcher
 from .strings import t
-from .text.domain import domain_terms, on_tpu_alone, tpu_host_only, without_tpu
+from .text.domain import domain_terms, tpu_host_only, without_tpu
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
 from .text.profile import ProfileFigures, names_a_figure
@@ -141,7 +141,7 @@ class Engine:
         clock.lap("lexical")
         used_dense = not (dense_mode == "auto" and not self.embedder.loaded and decisive(evidence))
         if used_dense:
-            self._dense(index, views, evidence, clock, on_tpu_alone(facts.context))
+            self._dense(index, views, evidence, clock, tpu_host_only(facts.context))
         domain = min(3, len(domain_terms(query))) / 3
         gate = facts.context.get("gate")
         return Retrieval(
@@ -240,15 +240,15 @@ class Engine:
         views: dict[str, str],
         evidence: dict[str, Evidence],
         clock: _Clock,
-        tpu_alone: bool = False,
+        tpu_alone: bool,
     ) -> None:
         # Dense evidence of an entry, per view: the mean of its DENSE_PER_ENTRY closest chunks
         # (hits arrive best first), steadier than one chunk that happens to share a phrase. The
         # entry's described look-alikes are not its evidence: the closest one is kept apart
         # (`all` view), for the confidence model to weigh against the entry's own similarity.
         # A look-alike set on another device with no TPU at all is no such case for an input that
-        # names a TPU and no other device (`tpu_alone`): "xm.xla_device() never returns on the
-        # v3-8" is not "a GPU machine with torch_xla merely installed", however close the words.
+        # names a TPU and no other hardware (`tpu_alone`, `tpu_host_only`): "xm.xla_device() never
+        # returns on the v3-8" is not "a GPU machine with torch_xla merely installed".
         texts = list(dict.fromkeys(views.values()))
         qvecs = self.embedder.encode([t[:2000] for t in texts])
         clock.lap("embed")
@@ -263,10 +263,9 @@ class Engine:
                 eid = index.entry_ids[index.chunk_entry[i]]
                 chunk = index.chunks[i]
                 if chunk.kind == LOOKALIKE:
-                    if tpu_alone and without_tpu(chunk.text):
-                        continue
                     ev = evidence[eid]
-                    if text == views["all"] and s > ev.lookalike:
+                    kept = not (tpu_alone and without_tpu(chunk.text))
+                    if text == views["all"] and s > ev.lookalike and kept:
                         ev.lookalike, ev.lookalike_chunk = s, chunk.text
                     continue
                 best = top.setdefault(eid, [])

@@ -97,12 +97,12 @@ def test_a_lookalike_with_no_tpu_at_all_is_no_case_for_an_input_on_a_tpu_alone(e
     """A look-alike whose case is another device with no TPU ("Missing XLA configuration on a GPU
     machine with no TPU at all") cannot be the report of a person on a TPU VM who names no other
     device; one that only names the device its cause was seen on stays a look-alike."""
-    from assistant.text.domain import on_tpu_alone, without_tpu
+    from assistant.text.domain import tpu_host_only, without_tpu
 
     assert without_tpu("CUDA out of memory on a GPU, fixed by a smaller batch; no TPU involved")
     assert not without_tpu("a PyTorch DataLoader with many workers freezes on a CPU or GPU machine")
-    assert on_tpu_alone({"tpu": ["v3-8"], "device": []})
-    assert not on_tpu_alone({"tpu": ["v3-8"], "device": ["a100"]})
+    assert tpu_host_only({"tpu": ["v3-8"], "device": []})
+    assert not tpu_host_only({"tpu": ["v3-8"], "device": ["a100"]})
     # Written for this test: a fresh TPU VM whose first call to the device never returns.
     text = (
         "xm.xla_device() nunca volta numa v3-8 que acabei de criar\n"

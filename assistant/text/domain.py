@@ -299,19 +299,13 @@ def stack_only(context: dict[str, Any]) -> bool:
     return bool(context.get("stack")) and not context.get("tpu") and not context.get("device")
 
 
-def on_tpu_alone(context: dict[str, Any]) -> bool:
-    """The input (its `Context.to_dict()`) names a TPU and no other device: a look-alike whose
-    case is another device with no TPU at all (`without_tpu`) is not the one it describes."""
-    return bool(context.get("tpu")) and not context.get("device")
-
-
 @lru_cache(maxsize=4096)
 def without_tpu(text: str) -> bool:
     """`text` (an entry's described look-alike) is set on another device and says no TPU is
     there ("Missing XLA configuration on a GPU machine with no TPU at all", "CUDA out of memory
-    on a GPU …; no TPU involved"). A look-alike that only names the device its cause was seen on
-    ("a DataLoader with many workers freezes on a CPU or GPU machine") can happen on a TPU's host
-    too, and is not one."""
+    on a GPU …; no TPU involved"), so it is no case for an input on a TPU alone (`tpu_host_only`).
+    A look-alike that only names the device its cause was seen on ("a DataLoader with many
+    workers freezes on a CPU or GPU machine") can happen on a TPU's host too, and is not one."""
     return _OTHER_DEVICE.search(text) is not None and _DISOWNED_TPU.search(text) is not None
 
 
