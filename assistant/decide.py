@@ -63,7 +63,7 @@ from .retrieval.fusion import FEATURES as RANK_FEATURES
 from .retrieval.fusion import Evidence, Scored, channel_features, fuse
 from .retrieval.profile_rules import ProfileHit
 from .retrieval.signatures import SignatureHit
-from .text.domain import stack_only
+from .text.domain import stack_only, xla_elsewhere
 from .text.parse import SHORT_INPUT_WORDS
 
 if TYPE_CHECKING:
@@ -194,12 +194,18 @@ def tpu_evidence(scored: Scored, context: dict[str, Any]) -> float:
     device (`Context.subject`), or a specific signature of the entry matched (`settled`) whose
     message only a TPU setup prints; `STACK_EVIDENCE` when it only speaks an XLA-first stack and
     names no other device; else 0. An ssh session's "client_loop: send disconnect" settles
-    ssh-disconnect but shows no TPU: any machine prints it (`tpu_evidence: false` in the YAML)."""
+    ssh-disconnect but shows no TPU: any machine prints it (`tpu_evidence: false` in the YAML).
+    Nor does any signature where the input names no TPU and names a device that runs the same
+    XLA or PyTorch/XLA stack (`xla_elsewhere`: a Trainium's aten:: counters are a TPU's words)."""
     if context.get("tpu") and not context.get("subject"):
         return 1.0
-    if settled(scored) and any(
-        hit.tpu_evidence and hit.weight >= SPECIFIC_SIGNATURE
-        for hit, _ in scored.evidence.signature_hits
+    if (
+        settled(scored)
+        and not xla_elsewhere(context)
+        and any(
+            hit.tpu_evidence and hit.weight >= SPECIFIC_SIGNATURE
+            for hit, _ in scored.evidence.signature_hits
+        )
     ):
         return 1.0
     return STACK_EVIDENCE if stack_only(context) else 0.0

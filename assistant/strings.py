@@ -454,6 +454,13 @@ STRINGS: dict[str, tuple[str, str]] = {
         "rastreia sob o jit (“{text}”), o que o guia de solução de problemas por trás do "
         "tpu-assist não cobre",
     ),
+    "note.outside.certificate": (
+        "line {line} says the machine could not verify a server's TLS certificate (“{text}”), a "
+        "network problem the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que a máquina não conseguiu verificar o certificado TLS de um "
+        "servidor (“{text}”), um problema de rede que o guia de solução de problemas por trás do "
+        "tpu-assist não cobre",
+    ),
     "note.outside.spawn_guard": (
         "line {line} says Python started a new process before the main module finished loading "
         "(“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
@@ -1009,6 +1016,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.flops_utilization": ("FLOPS utilization {value}%", "utilização de FLOPS {value}%"),
     "profile.mfu": ("MFU {value}%", "MFU {value}%"),
     "profile.per_core_batch": ("per-core batch {value}", "lote por núcleo {value}"),
+    "profile.sequence_length": ("sequence length {value}", "comprimento de sequência {value}"),
     "profile.widest_layer": ("widest layer {value}", "camada mais larga {value}"),
     "profile.previous_width": (
         "model dimension changed from {value}",
@@ -1797,6 +1805,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Escreva o desvio com `jax.lax.cond` ou `jnp.where` (um aquecimento da taxa de "
         "aprendizado: um schedule do optax), ou marque o argumento como estático "
         "(`static_argnums`) quando ele é uma configuração comum do Python.",
+    ),
+    "answer.note_outside.certificate": (
+        "Line {line} says this machine could not verify a server's TLS certificate (“{text}”): "
+        "something between it and Google's APIs presents a certificate it does not trust, most "
+        "often a network proxy that inspects HTTPS (an office or university network), or its CA "
+        "bundle is missing or out of date. The TPU is not involved, and the guide I answer from "
+        "does not cover it. Try from another network to confirm; then point gcloud at the "
+        "proxy's CA certificate (`gcloud config set core/custom_ca_certs_file PATH`, and "
+        "`REQUESTS_CA_BUNDLE` for Python code) or update the machine's CA certificates.",
+        "A linha {line} diz que esta máquina não conseguiu verificar o certificado TLS de um "
+        "servidor (“{text}”): algo entre ela e as APIs do Google apresenta um certificado em que "
+        "ela não confia, quase sempre um proxy de rede que inspeciona HTTPS (rede de empresa ou "
+        "de universidade), ou o pacote de CAs falta ou está desatualizado. A TPU não está "
+        "envolvida, e o guia em que me baseio não cobre isso. Teste de outra rede para "
+        "confirmar; depois aponte o gcloud para o certificado da CA do proxy (`gcloud config set "
+        "core/custom_ca_certs_file CAMINHO`, e `REQUESTS_CA_BUNDLE` para código Python) ou "
+        "atualize os certificados de CA da máquina.",
     ),
     "answer.note_outside.spawn_guard": (
         "Line {line} says Python started a new process before the main module finished loading "

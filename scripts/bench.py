@@ -353,9 +353,12 @@ def bench_build(runs: int) -> dict:
             incremental.append(report.seconds)
             embedded.append(report.embedded)
     # Through the PEAK_RSS wrapper: a child forked from this (large) process would inherit its
-    # high-water mark in ru_maxrss.
+    # high-water mark in ru_maxrss. The median of `runs` processes: one process's peak varies by
+    # about a tenth from run to run (183-207 MB for the same query on this machine).
     maxrss = {
-        name: peak_rss_mb([sys.executable, "-c", MEMORY_PROBE, SYMPTOM], child_env(engine=e), 1)
+        name: peak_rss_mb(
+            [sys.executable, "-c", MEMORY_PROBE, SYMPTOM], child_env(engine=e), max(runs, 3)
+        )
         for name, e in (("onnx", None), ("torch", TORCH))
     }
     chunks = sum(len(entry_chunks(le.entry)) for le in kb.entries)

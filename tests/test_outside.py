@@ -203,6 +203,9 @@ STORAGE_ACCESS = [
     "request: HTTP response code 403 with body 'Permission 'storage.objects.create' denied on "
     "resource (or it may not exist).'",
     "AccessDeniedException: 403 Permission storage.buckets.get denied on resource",
+    # the same permission in other words, Portuguese included
+    "the default compute service account doesn't have storage.objects.get on gs://shared-lab/x",
+    "a conta de serviço da TPU não tem storage.objects.list no bucket do outro projeto",
     # the Colab TPU handed the notebook's credentials for Cloud Storage, and refusing them
     "InternalError: From /job:tpu_worker/replica:0/task:0: The filesystem registered under the "
     "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
@@ -250,6 +253,7 @@ OFFERING = [
     "is v5p available in any region outside the US?",
     "em quais zonas tem v5p?",
     "a v6e está disponível na us-east5-b?",
+    "is v5p available on-demand in us-east5 or only as spot?",
 ]
 # what a TPU type or generation has, or how two differ (the note quotes the figures)
 HARDWARE = [
@@ -372,7 +376,25 @@ CHECKPOINT = [
     "ValueError: Layer count mismatch when loading weights from file. Model expected 12 layers, "
     "found 14 saved layers.",
     "ValueError: Requested shape: (1024, 512) is not compatible with the stored shape: (512, 1024).",
+    # T5X restoring a checkpoint of another vocabulary
+    "Shape of `decoder.logits_dense.kernel` in checkpoint (768, 250112) differs from model "
+    "(768, 32128); restoring with strict=False",
 ]
+CERTIFICATE = [
+    "ERROR: (gcloud.compute.tpus.tpu-vm.create) There was a problem refreshing your current "
+    "auth tokens: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self signed "
+    "certificate in certificate chain (_ssl.c:1006)",
+    "requests.exceptions.SSLError: HTTPSConnectionPool(host='storage.googleapis.com', port=443): "
+    "Max retries exceeded (Caused by SSLError(SSLCertVerificationError(1, 'unable to get local "
+    "issuer certificate')))",
+    "pip install torch_xla[tpu]: Could not fetch URL: certificate verify failed",
+]
+CERTIFICATE_REPORT = """gcloud cannot list my TPUs from the lab network
+
+$ gcloud compute tpus tpu-vm list --zone=us-central2-b
+ERROR: (gcloud.compute.tpus.tpu-vm.list) There was a problem refreshing your current auth tokens: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate
+From my phone's hotspot the same command works. Is the TPU API down?
+"""
 STRATEGY = [
     "ValueError: Variable <tf.Variable 'dense/kernel:0' shape=(512, 10) dtype=float32> was not "
     "created in the distribution strategy scope of (<tensorflow.python.distribute.tpu_strategy."
@@ -724,6 +746,7 @@ def _outside(text: str):
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("traced_condition", x) for x in TRACED_CONDITION],
         *[("spawn_guard", x) for x in SPAWN_GUARD],
+        *[("certificate", x) for x in CERTIFICATE],
         *[("sharding", x) for x in SHARDING],
         *[("index_range", x) for x in INDEX_RANGE],
         *[("replication", x) for x in REPLICATION],
@@ -1015,6 +1038,7 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (DEVICE_PLACEMENT_REPORT, "device_placement", "tensors or arrays are on different"),
         (TRACER_LEAK[0], "tracer_leak", "a JAX tracer escaped the transformation"),
         (SPAWN_GUARD_REPORT, "spawn_guard", "started a new process before the main module"),
+        (CERTIFICATE_REPORT, "certificate", "could not verify a server's TLS certificate"),
         (TRACED_CONDITION_REPORT, "traced_condition", "met a value JAX traces"),
         (SHARDING[0], "sharding", "JAX cannot shard an array as the code asks"),
         (INDEX_RANGE[0], "index_range", "an index is outside the table it reads"),

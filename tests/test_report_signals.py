@@ -18,7 +18,7 @@ from assistant.evaluation import (
 from assistant.explain import explain_context
 from assistant.retrieval.fusion import Evidence
 from assistant.retrieval.profile_rules import AGREEING, MEASURED, route
-from assistant.text.domain import read_context, tpu_host_only
+from assistant.text.domain import read_context, tpu_host_only, xla_elsewhere
 from assistant.text.normalize import normalize
 from assistant.text.parse import error_lines, parse, query_views, title_line
 from assistant.text.profile import names_a_figure, read_profile
@@ -592,6 +592,11 @@ def test_context_gate():
         "torch_npu on an Ascend 910B runs out of memory",
         "neuronx-cc fails to compile the graph on trn1",
         "the model is too large for tile memory on a Graphcore Bow (poplar error)",
+        "Gaudi2 in lazy mode: graph compilations keep growing in PT_HPU_METRICS_FILE",
+        "habana_frameworks.torch.core.mark_step() hangs after the first epoch",
+        "torch.xpu.device_count() is 0 on my Intel Arc A770 (ipex 2.1)",
+        "neuron-top shows the NeuronCores at 5% while training",
+        "the loss plateaus on mps with my M2 Max but not on the cpu",
     ):
         assert read_context(other).gate == "device", other
     # a run said to be on the CPU alone, the TPU still a plan
@@ -602,6 +607,12 @@ def test_context_gate():
         "JAX no notebook (só CPU, ainda não subi pra TPU) recompila a cada passo",
         "stuck at the first batch on a CPU-only VM. Will this problem also happen with "
         "MpDeviceLoader on TPU?",
+        "tf.function retraces on every call on my CPU-only laptop; we'll move to TPU next month",
+        "jit_compile=True is slow on my CPU-only laptop, I wanted to try XLA before renting one of "
+        "the TPUs",
+        "meu PC com a CPU só (cpu mesmo) trava no DataLoader, antes de pagar TPU no GCP quero "
+        "resolver isso",
+        "a CPU-only preprocessing job that writes shards for a later TPU run dies overnight",
     ):
         assert read_context(cpu).gate == "device", cpu
     # the host CPU of a TPU run is no other device
@@ -626,6 +637,8 @@ def test_context_gate():
     ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
+    # a Cloud Workstation is a development machine, not a TPU VM
+    assert read_context("my Cloud Workstation drops the terminal after an hour").gate == "service"
 
 
 def _about_another_device(text):
@@ -782,6 +795,29 @@ def test_a_message_any_machine_prints_settles_its_entry_but_shows_no_tpu(engine)
     on_tpu = engine.ask("Lost my session to the TPU VM.\n" + drop)
     assert plain.best.id == on_tpu.best.id == "ssh-disconnect"
     assert plain.best.confidence < on_tpu.best.confidence
+
+
+def test_pytorch_xla_messages_from_another_xla_device_show_no_tpu(engine):
+    """PyTorch/XLA's metrics report runs on AWS's Trainium (torch-neuronx) and on GPUs too: where
+    the input names such a device and no TPU, its aten:: counters settle op-unavailable but show
+    no TPU (`domain.xla_elsewhere`), and the answer is refused; on a TPU they are answered."""
+    from assistant.decide import settled, tpu_evidence
+    from assistant.retrieval.fusion import fuse
+
+    counters = (
+        "Counter: aten::_ctc_loss\n  Value: 400\nCounter: aten::_ctc_loss_backward\n  Value: 400"
+    )
+    for where in (
+        "trn1.32xlarge with torch-neuronx, 400 steps in, the metrics report says:",
+        "PJRT_DEVICE=CUDA on our A100 box, and met.metrics_report() after 400 steps:",
+    ):
+        r = engine.retrieve(f"{where}\n{counters}")
+        top = fuse(r.evidence, engine.params)[0]
+        assert top.entry_id == "op-unavailable" and settled(top), where
+        assert xla_elsewhere(r.facts.context) and tpu_evidence(top, r.facts.context) == 0.0
+        assert engine.ask(f"{where}\n{counters}").abstained, where
+    on_tpu = engine.ask(f"v4-8 with torch_xla 2.4, the metrics report says:\n{counters}")
+    assert not on_tpu.abstained and on_tpu.best.id == "op-unavailable"
 
 
 def test_an_accelerator_left_unticked_in_a_template_checklist_names_no_device():
@@ -1326,6 +1362,35 @@ def test_a_layer_chain_gives_its_widest_layer():
     assert read_profile("camadas 64 → 32 → 1, ReLU").widest_layer == 64
     # two numbers are a change, not a chain of layers
     assert read_profile("raised the batch 64 -> 128 for the dense model").widest_layer is None
+
+
+def test_a_layer_chain_from_the_input_features_leaves_the_input_out():
+    assert read_profile("an MLP: 24 input features -> 96 -> 48 -> 3").widest_layer == 96
+    assert read_profile("MLP com 300 features de entrada → 64 → 32 → 1").widest_layer == 64
+    # without the words, the first number may be a layer: the widest counts, as before
+    assert read_profile("MLP 784 -> 128 -> 10").widest_layer == 784
+
+
+def test_a_loop_that_builds_a_layer_per_width_gives_its_widest():
+    flax = "for units in (96, 64, 32):\n    h = nn.relu(nn.Dense(units)(h))"
+    assert read_profile(flax).widest_layer == 96
+    torch = "for w in [40, 80]:\n    blocks.append(nn.Linear(prev, w)); prev = w"
+    assert read_profile(torch).widest_layer == 80
+    # a loop over other numbers (epochs, seeds) builds no layer
+    assert read_profile("for seed in (0, 1, 2):\n    run(seed)").widest_layer is None
+
+
+def test_a_per_core_batch_of_long_sequences_is_not_a_small_batch():
+    """A transformer's matmuls run over every token of the batch: 4 sequences of 8,192 tokens per
+    core are 32,768 rows, not the 4 rows a tiny batch of images would give the MXU."""
+    long = "per_device_batch_size=4, max_target_length=8192; MFU ~40%"
+    figures = read_profile(long)
+    assert (figures.per_core_batch, figures.sequence_length) == (4, 8192)
+    assert "small-batch" not in _routed(long)
+    short = "per_device_batch_size=1, max_target_length=512; MFU 9%"
+    assert "small-batch" in _routed(short)
+    # the length alone, with no batch beside it, is no figure
+    assert read_profile("max_seq_length=2048").to_dict() == {}
 
 
 def test_a_width_only_considered_is_not_the_models():

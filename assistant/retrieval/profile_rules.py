@@ -105,6 +105,13 @@ MOSTLY_IDLE = 50  # % of the step idle or waiting for input: what the step is mo
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
+# tokens per core (a per-core batch of sequences times their length) from which the matrix units'
+# rows are full whatever the count of sequences: a model's matmuls run over every token of the
+# batch, so 4 sequences of 8,192 tokens are 32,768 rows. Over the labelled and written sets, of the
+# reports with a per-core batch under 8 and a sequence length, the 4 about that batch had 512 to
+# 1,024 tokens per core; none of the 15 with 4,096 or more was (memory 11, the input, profiling,
+# two outside the guide)
+FULL_ROWS = 4096
 NORM_BATCH = 32  # per-core batch under which the guide finds batch norm lowering accuracy
 MOSTLY_FREE = 25  # % of the device's memory in use
 OFF_TILE = 1.1  # a model dimension padded up to the next multiple of 128 by a tenth or more
@@ -168,7 +175,18 @@ def _few(p: ProfileFigures) -> bool:
     """A tiny per-core batch chosen, not one lowered to fit in memory: too few rows to fill the
     MXU, `small-batch`'s own problem. Not where the complaint is the accuracy that batch norm
     over so few rows reaches: that is the batch's other cost."""
-    return _tiny_batch(p) and not p.memory_bound and not _normalizes_few(p)
+    return (
+        _tiny_batch(p) and not _long_sequences(p) and not p.memory_bound and not _normalizes_few(p)
+    )
+
+
+def _long_sequences(p: ProfileFigures) -> bool:
+    """The per-core batch counts sequences long enough that its tokens fill the rows anyway."""
+    return (
+        p.per_core_batch is not None
+        and p.sequence_length is not None
+        and p.per_core_batch * p.sequence_length >= FULL_ROWS
+    )
 
 
 def _rules_input_out(p: ProfileFigures) -> bool:

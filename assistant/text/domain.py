@@ -99,10 +99,14 @@ _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda\d*|cudnn|nccl|nvidia(?:-smi)?|(?:a100|a800|h100|h800|h200|l40|v100|p100|k80|a10g|t4)s?|"
     r"rtx\s*a?\d+s?|gtx\s*\d+s?|geforce|quadro|radeon|rocm|rocprof\w*|mi[123]\d0x?|mps|cupti\w*|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
-    r"tt-xla|n150|inferentia|trainium|habana|gaudi|p3\.\d?xlarge|ec2|sagemaker|"
+    r"tt-xla|n150|inferentia|trainium|habana\w*|gaudi\d?|hpus?|pt_hpu_\w+|p3\.\d?xlarge|ec2|"
+    r"sagemaker|neuron[-_ ]?cores?|neuron-top|"
+    # Intel's GPUs and their PyTorch extension (XPU, oneAPI's SYCL runtime)
+    r"intel\s+arc|arc\s+a\d{3}m?|xpus?|ipex|intel_extension_for_pytorch|sycl(?:-ls)?|oneapi|"
     # other accelerators with an XLA or PyTorch stack of their own: Apple's Metal plugin for JAX,
     # Huawei's Ascend NPUs, AWS's Neuron SDK (Trainium, Inferentia), Graphcore's IPUs
-    r"jax[-_]metal|metal (?:device|platform|backend)|apple\s*m[1-4]|macbook(?:\s+(?:air|pro))?|"
+    r"jax[-_]metal|metal (?:device|platform|backend)|apple\s*m[1-4]|m[1-4]\s+(?:pro|max|ultra)|"
+    r"macbook(?:\s+(?:air|pro))?|"
     r"torch[-_]npu|ascend\s*9\d\d\w*|"
     r"neuronx(?:-cc)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf[12]|graphcore|poplar|"
     # on-device inference runtimes: their "dynamic shape"/"unsupported op" messages are about
@@ -110,7 +114,8 @@ _OTHER_DEVICE = re.compile(
     r"onnxruntime|nnapi|tflite|tensorrt|openvino|coreml|android|"
     # a run said to be on the CPU alone (a laptop, a debug run before the TPU): the CPU every TPU
     # host has is named in many TPU reports, so only these phrasings count
-    r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run)|"
+    r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run|"
+    r"preprocessing|job|script)|"
     r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|cpu\s+vms?|"
     r"no\s+(?:accelerators?|gpus?)\s+attached|"
     # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
@@ -200,6 +205,17 @@ _PLANNED_TPU = re.compile(
     rf"\b(?:na|pra|para|no|pro)\s+{_TPU_ARTICLE}\s+(?:depois|mais\s+tarde|no\s+futuro|futuramente)\b|"
     rf"\bdepois\s+(?:\w+\s+)?(?:vai|vamos|vou)\s+(?:\w+\s+){{0,2}}?(?:pr[oa]|para\s+[ao]|n[ao])\s+"
     rf"{_TPU_ARTICLE}|"
+    # said as what comes next: "we'll move to TPU for the big runs", "I'll switch to a v4-8 after"
+    r"\b(?:we|I)['’]ll\s+(?:\w+\s+)?(?:move|switch|migrate|go|port)\s+(?:\w+\s+){0,3}?"
+    rf"(?:to|onto)\s+{_TPU_ARTICLE}|"
+    # a run still to come: "TFRecords for a later TPU run", "the upcoming TPU job"
+    r"\b(?:a|the|our|my)\s+(?:later|future|upcoming|eventual)\s+(?:Cloud\s+)?TPUs?\s+"
+    r"(?:runs?|jobs?|training|experiments?)\b|"
+    # ... or before paying for one: "before renting one", "antes de pagar TPU no GCP"
+    r"\bbefore\s+(?:renting|paying\s+for|buying|getting)\s+(?:one\b|"
+    rf"{_TPU_ARTICLE})|"
+    r"\bantes\s+de\s+(?:pagar|alugar|contratar)\s+(?:\w+\s+){0,2}?(?:por\s+|uma\s+|a\s+)?"
+    rf"{_TPU_ARTICLE}|"
     # a GPU user's question whether to move: "should I switch to TPU?", "vale a pena ir pra TPU?"
     rf"\bshould\s+(?:I|we)\s+(?:just\s+)?(?:switch|move|migrate|go)\s+(?:\w+\s+){{0,2}}?to\s+"
     rf"{_TPU_ARTICLE}|"
@@ -234,7 +250,7 @@ _OTHER_SERVICE = re.compile(
     r"d[oa]\s+(?:compute\s+engine|gce)|"
     # a Compute Engine machine type ("an e2-standard-4", "n1-highmem-8"): a TPU VM has none
     r"(?:e2|n1|n2d?|n4|c2d?|c3d?|t2[ad])-(?:standard|highmem|highcpu)-\d{1,3}|"
-    r"dataproc|dataflow|cloud\s*run|cloud\s*functions|"
+    r"dataproc|dataflow|cloud\s*run|cloud\s*functions|cloud\s*workstations?|"
     # Google's model APIs and app platforms: their 403s and quotas are not a TPU's
     r"gemini|generativelanguage(?:\.googleapis\.com)?|dialogflow|firebase)\b",
     re.I,
@@ -291,6 +307,16 @@ def tpu_host_only(context: dict[str, Any]) -> bool:
     """The input (its `Context.to_dict()`) names a TPU, and no other hardware than XLA's CPU
     device: a TPU job whose host side printed it, not a CPU or GPU run."""
     return bool(context.get("tpu")) and set(context.get("device") or ()) <= _XLA_HOST_DEVICES
+
+
+def xla_elsewhere(context: dict[str, Any]) -> bool:
+    """The input (its `Context.to_dict()`) names no TPU, and names a device that runs XLA or
+    PyTorch/XLA itself (AWS's Trainium and Inferentia through the Neuron SDK, XLA on a GPU): the
+    messages those stacks share with a TPU run (PyTorch/XLA's metrics report and its
+    pt-xla-profiler, XLA's compiler and allocator) were printed there."""
+    return not context.get("tpu") and any(
+        _XLA_ELSEWHERE.fullmatch(d) for d in context.get("device") or ()
+    )
 
 
 def stack_only(context: dict[str, Any]) -> bool:
@@ -427,7 +453,10 @@ def read_context(text: str, title: str | None = None) -> Context:
     one (`parse.heading`), whose devices make the subject (`title_subject`)."""
     subject = title_subject(title)
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
+    # another device, or PyTorch/XLA and XLA told to run on one (`PJRT_DEVICE=CUDA`, `xla:gpu`)
     device = _found(_OTHER_DEVICE, text)
+    device += [x for x in _found(_XLA_ELSEWHERE, text) if not any(x in d for d in device)]
+    device = device[:5]
     tpu_text = _TPU_DOCUMENT.sub(" ", text)
     # A TPU the person disowns ("this is on the lab's RTX 4090 box, not the TPUs"), an Edge TPU or
     # a phone's, a TPU still only planned: its bare name elsewhere in the input ("the TPU

@@ -37,9 +37,11 @@ use_tpu=False), that Kubernetes found no node for the pod (`scheduling`), that a
 longer than the context the server was configured for (`context_length`), that JAX cannot shard
 an array as asked (`sharding`: a dimension that does not divide among the devices of its mesh
 axis), that an index is outside the table it reads (`index_range`: a token id over the
-vocabulary), that automatic differentiation refused the model's own graph (`autograd`: a tensor
-changed in place), that the labels do not fit the loss (`loss_labels`: one-hot labels given to a
-sparse loss), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
+vocabulary), that the machine could not verify a server's TLS certificate (`certificate`: an
+office proxy that inspects HTTPS), that automatic differentiation refused the model's own graph
+(`autograd`: a tensor changed in place), that the labels do not fit the loss (`loss_labels`:
+one-hot labels given to a sparse loss), or that JAX found a tracer that escaped its
+transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -329,7 +331,8 @@ _RULES: tuple[_Rule, ...] = (
         # that misbehaves (answered as a connection problem, it shares "zone" and "TPU")
         "offering",
         re.compile(
-            r"\bavailable\s+in\s+(?:the\s+)?(?:[a-z]+-[a-z]+\d+(?:-[a-z])?\b|"
+            r"\bavailable\s+(?:(?:on[- ]demand|as\s+spot|yet|today|now)\s+)?in\s+(?:the\s+)?"
+            r"(?:[a-z]+-[a-z]+\d+(?:-[a-z])?\b|"
             r"(?:which|what|my|this|that|any)\s+(?:zones?|regions?)\b)|"
             r"\b(?:which|what)\s+(?:zones?|regions?)\s+(?:have|has|offers?|supports?|provides?|"
             r"can\s+i)\b|"
@@ -460,6 +463,10 @@ _RULES: tuple[_Rule, ...] = (
         "storage_access",
         re.compile(
             r"\bdoes not have storage\.(?:objects|buckets)\.\w+ access\b|"
+            # in other words: "doesn't have storage.objects.get", "lacks storage.objects.list",
+            # "não tem storage.objects.get no objeto"
+            r"\b(?:does(?:\s+not|n['’]t)\s+have|lacks|n[ãa]o\s+tem)\s+(?:the\s+|a\s+)?"
+            r"(?:permiss(?:ion|[ãa]o)\s+)?['\"`]?storage\.(?:objects|buckets)\.\w+|"
             r"\bPermission '?storage\.(?:objects|buckets)\.\w+'? denied\b|"
             # TensorFlow's op that hands a Colab TPU the notebook's Cloud Storage credentials
             # (tensorflow_gcs_config), failing: the bucket's access, not the TPU's connection
@@ -717,6 +724,9 @@ _RULES: tuple[_Rule, ...] = (
             r"layers\b|"
             # Orbax's and Flax's restore
             r"\bis not compatible with the stored shape\b|\bdoes not match (?:the )?stored shape\b|"
+            # T5X's restore: "Shape of `…embedding` in checkpoint (250112, 768) differs from model
+            # (32128, 768)"
+            r"\bin checkpoint \([\d, ]+\) differs from (?:the )?model\b|"
             # Flax's parameters of another shape than the module builds (restored or passed in)
             r"\bScopeParamShapeError\b|\bInitializer expected to generate shape\b",
             re.I,
@@ -855,6 +865,19 @@ _RULES: tuple[_Rule, ...] = (
         # dynamic-shape entry is about (its ConcretizationTypeError is a tracer used for a size)
         "tracer_leak",
         re.compile(r"\bUnexpectedTracerError\b|\bEncountered an unexpected tracer\b", re.I),
+    ),
+    _Rule(
+        # the machine could not verify a server's TLS certificate: a proxy or firewall that
+        # inspects HTTPS with its own certificate (an office network), a missing or outdated CA
+        # bundle. gcloud, pip or the code cannot reach Google's APIs from this network at all;
+        # neither the TPU nor its connection is involved
+        "certificate",
+        re.compile(
+            r"\bCERTIFICATE_VERIFY_FAILED\b|\bSSLCertVerificationError\b|"
+            r"\bcertificate verify failed\b|\bself[- ]signed certificate in certificate chain\b|"
+            r"\bunable to get local issuer certificate\b",
+            re.I,
+        ),
     ),
     _Rule(
         # Python's `if`, `while` or `bool()` on a value JAX traces under jit: the person's control

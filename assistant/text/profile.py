@@ -545,6 +545,30 @@ _LAYER_CHAIN = re.compile(
     r"(\d{1,5}(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
     re.I,
 )
+# ... where the chain names its first number as the input's features ("48 input features -> 64 ->
+# 32 -> 1", "24 features de entrada → 64 → 32"): the input is not a layer, the rest are
+_FEATURES_CHAIN = re.compile(
+    r"\b(?:layers?|dense|mlp|hidden|units|neurons|camadas?|neur[oô]nios)\b[^\n\d]{0,40}?"
+    r"\b\d{1,5}\s+(?:input\s+)?(?:features|inputs)(?:\s+de\s+entrada)?"
+    r"((?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
+    re.I,
+)
+# The length of a batch's sequences as a config or a person states it: "max_target_length=8192"
+# (MaxText), "max_seq_length 2048", "seq_len=1024", "sequence length of 4096", "block_size 1024",
+# "max_length=512", "comprimento de sequência 2048"
+_SEQUENCE_LENGTH = re.compile(
+    r"\b(?:max_target_length|max_seq(?:uence)?_len(?:gth)?|seq(?:uence)?_len(?:gth)?|seqlen|"
+    r"block_size|max_length)\b[\"']?\s*[:=]?\s*(\d{2,6})\b|"
+    r"\b(?:sequence|context)\s+length\s*(?:of\s+|[:=]\s*)?(\d{2,6})\b|"
+    r"\b(?:comprimento|tamanho)\s+(?:de|da)\s+sequ[eê]ncia\s*(?:de\s+|[:=]\s*)?(\d{2,6})\b",
+    re.I,
+)
+# ... and as a loop that builds one layer per width of a list: "for width in (64, 48, 32):" with
+# "nn.Dense(width)" or "nn.Linear(prev, width)" in its body
+_LAYER_LOOP = re.compile(
+    r"\bfor\s+(\w+)\s+in\s+[\[(]\s*(\d{1,5}(?:\s*,\s*\d{1,5}){1,15})\s*,?\s*[\])]\s*:"
+    r"[^\n]*\n?[^\n]{0,160}?\b(?:Dense|Linear|Conv[123]?[dD]?)\(\s*(?:[\w.]+\s*,\s*)?\1\b"
+)
 
 # The width of a transformer as its config states it: the model dimension every attention and MLP
 # projection reads or writes ("d_model=64", "hidden_size: 1024", '"n_embd": 768', "d_model 200").
@@ -670,6 +694,9 @@ class ProfileFigures:
     # the training steps the code runs per call to the TPU (`steps_per_execution=32`), the
     # largest stated
     steps_per_execution: int | None = None
+    # the length of each sequence of a per-core batch counted in sequences (`max_target_length=
+    # 8192`), read only beside a per-core batch: their product is the rows the matrix units get
+    sequence_length: int | None = None
 
     def to_dict(self) -> dict[str, float | int]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -932,6 +959,9 @@ def read_profile(text: str) -> ProfileFigures:
                 found["memory_bound"] = 1
             if _BATCH_NORM.search(text) and _WHAT_IT_REACHES.search(text):
                 found["batch_norm"] = 1
+            seq = _SEQUENCE_LENGTH.search(text)
+            if seq:
+                found["sequence_length"] = int(next(g for g in seq.groups() if g))
             break
     used = _memory_used(text)
     if used is not None:
@@ -959,7 +989,11 @@ def read_profile(text: str) -> ProfileFigures:
         if not _CONTEMPLATED.search(text, max(0, m.start() - 12), m.start())
     ]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
-    said += [max(map(int, re.findall(r"\d+", m.group(1)))) for m in _LAYER_CHAIN.finditer(text)]
+    chains = [m.group(1) for m in _FEATURES_CHAIN.finditer(text)] or [
+        m.group(1) for m in _LAYER_CHAIN.finditer(text)
+    ]
+    said += [max(map(int, re.findall(r"\d+", chain))) for chain in chains]
+    said += [max(int(w) for w in m.group(2).split(",")) for m in _LAYER_LOOP.finditer(text)]
     said += [w for m in _FILTER_LIST.finditer(text) if (w := _widest_filters(m)) is not None]
     if len(widths) >= LAYERS_TO_JUDGE or said:
         found["widest_layer"] = max(widths + said)
