@@ -474,8 +474,12 @@ def _asks(hit: SignatureHit | ProfileHit) -> bool:
     return (end.group(0) if end else hit.line.rstrip()[-1:]) == "?"
 
 
-# "?" before a space; "." or "!" before a space and no lower-case word (not "i.e. should")
-_SENTENCE_END = re.compile(r"\?(?=\s|$)|[.!](?=\s*$|\s+[^a-z\s])")
+# "?" before a space; "." or "!" before a space and no lower-case word (not "i.e. should"), or
+# after a word of three letters or more even where the next word starts in lower case, as informal
+# writing goes on ("e o terminal continua 'rodando'. tive q matar na mão")
+_SENTENCE_END = re.compile(
+    r"\?(?=\s|$)|[.!](?=\s*$|\s+[^a-z\s])|(?<=[a-z'\"”)]{3})[.!](?=\s+[a-z])"
+)
 
 
 def _settled_by_a_message(top: Scored) -> bool:

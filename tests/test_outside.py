@@ -57,6 +57,8 @@ INSTALL = [
     "como instalo o torch_xla na TPU VM?",
 ]
 CAPACITY = [
+    "the v5e cores quota is 0 in us-west4-a: do I file a quota request or talk to sales?",
+    "como faço o pedido de cota pra v6e?",
     "Warning  FailedScheduling  46m  default-scheduler  0/9 nodes are available: 3 Insufficient "
     "nvidia.com/gpu, 6 node(s) didn't match Pod's node affinity/selector.",
     'ERROR: (gcloud.compute.tpus.tpu-vm.create) {"code": 8, "message": "There is no more capacity '
@@ -226,6 +228,8 @@ CREATE_REQUEST = [
     "(did you mean '--zone'?)",
 ]
 BILLING = [
+    "roughly what would a v6e-8 cost in us-east5, on-demand against spot?",
+    "what does each option cost per hour",
     "Quick cost question: is the hourly price the same through Vertex AI?",
     "Dúvida de custo: se eu parar a v4-8 no fim do dia eu paro de pagar? O disco continua cobrando?",
     "How much does a v5p-128 slice cost per day in us-east5?",
@@ -302,6 +306,8 @@ DATA_LOADING = [
     "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
 ]
 HOST_MEMORY = [
+    # Cloud Run's instance over its memory limit
+    "Memory limit of 1024 MiB exceeded with 1290 MiB used. Consider increasing the memory limit",
     # the shell's word when the OOM killer ends the process, alone or quoted
     "Killed",
     'no traceback at all, the terminal just prints "Killed" after the 6th eval',

@@ -613,6 +613,8 @@ def test_context_gate():
         "meu PC com a CPU só (cpu mesmo) trava no DataLoader, antes de pagar TPU no GCP quero "
         "resolver isso",
         "a CPU-only preprocessing job that writes shards for a later TPU run dies overnight",
+        "the TPU wasn't available so I ran the notebook on the T4; the epoch never ends",
+        "a TPU não tava disponível então tô na GPU do Colab, e a época 1 não termina",
     ):
         assert read_context(cpu).gate == "device", cpu
     # the host CPU of a TPU run is no other device
@@ -637,6 +639,15 @@ def test_context_gate():
     ):
         assert read_context(f"ssh to {vm} times out on port 22").gate == "service", vm
     assert read_context("ssh to the TPU VM, not my Compute Engine instance, times out").gate is None
+    # a GeForce card by its number alone, Compute Engine's GPU machine types
+    assert read_context("torch.compile on my 4090 recompiles every batch").gate == "device"
+    assert read_context("4 x a3-highgpu-8g nodes with jax.distributed").gate == "device"
+    assert read_context("the server listens on port 4090").gate is None
+    # a TPU "not available" with no other device to go to is one that cannot be reached
+    assert read_context("TPU is not available, jax.devices() lists only the CPU").tpu == ["tpu"]
+    assert (
+        read_context("a Cloud Run job that shards CSVs before the TPU training kicks off").tpu == []
+    )
     # a Cloud Workstation is a development machine, not a TPU VM
     assert read_context("my Cloud Workstation drops the terminal after an hour").gate == "service"
 
@@ -1182,6 +1193,23 @@ def test_mfu_stands_for_the_mxu_figure_under_its_own_name():
     assert [h.entry_id for h in hits] == ["low-mxu"]
     assert hits[0].matched == "MFU 14%, TPU idle 3%"  # what the report said
     assert route(read_profile("MFU 52%, TPU idle 3%")) == []  # a good MFU says nothing
+    # further on, led to its value by a word, in either language
+    assert read_profile("MFU printed by the trainer hovers around 12%").mfu == 12.0
+    assert read_profile("o MFU que a gente calcula dá uns 9%").mfu == 9.0
+    assert read_profile("MFU no dashboard não passa de 11%").mfu == 11.0
+
+
+def test_gaps_and_an_input_ruled_out_in_other_words():
+    gap = "every step there is a gap where the TPU does nothing before the next one starts"
+    assert read_profile(gap).idle_gaps == 1
+    same = "feeding the same cached batch over and over gives the same 40 ms per step; TPU idle 45%"
+    assert read_profile(same).input_ready == 1
+    assert (
+        read_profile("usando sempre o mesmo lote dá o mesmo tempo; TPU ociosa 45%").input_ready == 1
+    )
+    # random arrays named by numpy's module alone are synthetic data
+    faster = "a tf.data of np.random arrays of the same size runs 20x faster"
+    assert read_profile(faster).synthetic_faster == 1
 
 
 def test_measured_padding_outweighs_the_conv_padding_look_alike(engine):
@@ -1564,3 +1592,63 @@ def test_more_ways_to_say_the_host_or_the_gaps_or_the_memory():
         "um bloquinho de ~3ms e depois um buraco de ~20ms sem nada; prefetch tá sempre cheio"
     )
     assert pt.idle_gaps == 1 and pt.input_ready == 1
+
+
+def test_the_ops_pytorch_xla_did_not_lower_explain_its_frequent_transfers(engine):
+    """ "TransferFromDeviceTime too frequent" beside "Op(s) not lowered" is the fallback's cost:
+    steps-per-execution sets it aside (its `ops-not-lowered` look-alike) and op-unavailable stands."""
+    report = (
+        "Slow fine-tuning on a v3-8 with torch_xla; PT_XLA_DEBUG_LEVEL=1 prints every step:\n"
+        "pt-xla-profiler: TransferFromDeviceTime too frequent: 812 counts during 200 steps\n"
+        "pt-xla-profiler: Op(s) not lowered: aten::_ctc_loss, aten::_ctc_loss_backward,  Please "
+        "open a GitHub issue with the above op lowering requests.\n"
+    )
+    retrieval = engine.retrieve(report)
+    assert retrieval.evidence["steps-per-execution"].exclude >= 0.8
+    answer = engine.ask(report)
+    assert not answer.abstained and answer.best.id == "op-unavailable"
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "JobSet on a GKE v4-16 node pool: one pod was OOMKilled at step 9,000 and the other three "
+        "pods never noticed; they show Running with the TPU duty cycle at 0 for hours. How do we "
+        "make the whole slice stop when one host dies?",
+        "v5p-32 started with --worker=all. Worker 2 raised a DataLossError reading a record, and "
+        "workers 0, 1, 3 never print another line. Ctrl+C closes ssh but python3 is still running "
+        "on every host.",
+        "treino com torch_xla num v4-32: o worker 1 morreu (oom-killer, RAM do host). os workers 0, "
+        "2 e 3 não morreram: ficaram pendurados sem log nenhum. tem como derrubar todos juntos?",
+    ],
+)
+def test_the_other_hosts_left_waiting_after_one_died_is_hang_on_error(engine, report):
+    """The error that killed one host (a host OOM, a bad record) is the trigger; what the person
+    asks about is the rest of the slice left waiting: hang-on-error, said in several ways."""
+    answer = engine.ask(report)
+    assert not answer.abstained and answer.best.id == "hang-on-error", answer.best
+
+
+def test_a_tpu_busy_computing_is_not_a_tpu_held_by_another_process(engine):
+    """'a TPU tá ocupada' ends a sentence when a process holds it; 'tá ocupada o tempo todo' is a
+    TPU busy computing, which the said-in-use signature does not read."""
+    held = engine.retrieve("o próximo script reclama que a TPU tá ocupada. tenho que dar kill -9")
+    busy = engine.retrieve(
+        "no Cloud Monitoring a TPU tá ocupada o tempo todo, mas o MFU dá uns 9% e o op profile "
+        "mostra fusions de loop e convert"
+    )
+
+    def said(r):
+        return [h.signature_id for h, _ in r.evidence["hang-on-error"].signature_hits]
+
+    assert "said-in-use" in said(held) and "said-in-use" not in said(busy)
+
+
+def test_a_sentence_ends_before_a_lower_case_word_in_informal_writing():
+    """Informal writing goes on in lower case after a full stop: the statement before it is not
+    part of the question after it (`decide._asks`)."""
+    from assistant.decide import _SENTENCE_END
+
+    text = "os outros ficaram pendurados. tive q matar na mão. tem como?"
+    assert _SENTENCE_END.search(text).start() == text.index(". tive")
+    assert _SENTENCE_END.search("see i.e. should work?").group(0) == "?"

@@ -98,6 +98,10 @@ _TEMPLATE_PROMPT = re.compile(
 _OTHER_DEVICE = re.compile(
     r"\b(?:gpus?|cuda\d*|cudnn|nccl|nvidia(?:-smi)?|(?:a100|a800|h100|h800|h200|l40|v100|p100|k80|a10g|t4)s?|"
     r"rtx\s*a?\d+s?|gtx\s*\d+s?|geforce|quadro|radeon|rocm|rocprof\w*|mi[123]\d0x?|mps|cupti\w*|"
+    # a GeForce card by its number alone ("my 4090", "two 3090s"), Compute Engine's GPU machine
+    # types (a3-highgpu-8g, g2-standard-8)
+    r"(?:(?<=my\s)|(?<=our\s)|(?<=\ba\s)|(?<=two\s))[2-5]0[6-9]0(?:\s*ti)?s?|"
+    r"a[23]-(?:highgpu|megagpu|ultragpu|edgegpu)-\d+g|g2-standard-\d+|"
     r"xla_gpu_jit|xla_cpu_jit|xla_cpu|xla_gpu|edge\s?tpu|edgetpu\w*|coral|tenstorrent|"
     r"tt-xla|n150|inferentia|trainium|habana\w*|gaudi\d?|hpus?|pt_hpu_\w+|p3\.\d?xlarge|ec2|"
     r"sagemaker|neuron[-_ ]?cores?|neuron-top|"
@@ -160,7 +164,13 @@ _DISOWNED_TPU = re.compile(
     r"\b(?:nothing|anything)\s+to\s+do\s+with\s+(?:an?\s+|the\s+|any\s+)?(?:Cloud\s+)?TPUs?\b|"
     r"\bnada\s+a\s+ver\s+com\s+(?:a\s+|uma\s+)?TPUs?\b|"
     r"\bn[aã]o\s+(?:estou\s+|to\s+|tô\s+)?(?:usando|uso|usei|tenho|preciso\s+de)\s+(?:a\s+|uma\s+)?TPUs?\b|"
-    r"\bsem\s+(?:usar\s+)?(?:a\s+|uma\s+)?TPUs?\b",
+    r"\bsem\s+(?:usar\s+)?(?:a\s+|uma\s+)?TPUs?\b|"
+    # the TPU there was none of, so the run went to another device: "the TPU wasn't available so
+    # I'm on the Colab GPU", "a TPU não tava disponível então tô na GPU" (a TPU "not available"
+    # with no other device after it is a TPU that cannot be reached, and stays evidence)
+    r"\bTPUs?\s+(?:(?:was|is|were|are)(?:\s+not|n['’]t)|n[ãa]o\s+(?:tava|estava|est[áa]|t[áa]|"
+    r"fica|ficou))\s+(?:\w+\s+)?(?:available|dispon[ií]ve(?:l|is))\b[^.\n]{0,12}?"
+    r"\b(?:so|ent[ãa]o|and|e)\b[^.\n]{0,30}?\b(?:[GC]PUs?|T4|P100|V100|A100|L4)\b",
     re.I,
 )
 # A TPU named only as a plan: "we plan to move to TPU later", "before moving the training to a TPU
@@ -208,7 +218,9 @@ _PLANNED_TPU = re.compile(
     # said as what comes next: "we'll move to TPU for the big runs", "I'll switch to a v4-8 after"
     r"\b(?:we|I)['’]ll\s+(?:\w+\s+)?(?:move|switch|migrate|go|port)\s+(?:\w+\s+){0,3}?"
     rf"(?:to|onto)\s+{_TPU_ARTICLE}|"
-    # a run still to come: "TFRecords for a later TPU run", "the upcoming TPU job"
+    # a run still to come: "TFRecords for a later TPU run", "the upcoming TPU job", "before the
+    # TPU training kicks off"
+    r"\bbefore\s+(?:the|our|my)\s+TPU\s+(?:training|job|run)\s+(?:kicks\s+off|starts|begins)\b|"
     r"\b(?:a|the|our|my)\s+(?:later|future|upcoming|eventual)\s+(?:Cloud\s+)?TPUs?\s+"
     r"(?:runs?|jobs?|training|experiments?)\b|"
     # ... or before paying for one: "before renting one", "antes de pagar TPU no GCP"

@@ -290,6 +290,9 @@ _RULES: tuple[_Rule, ...] = (
         "billing",
         re.compile(
             r"\bhow much (?:does|do|would|will|did)\b[^\n?]{0,60}\bcost\b|"
+            # "roughly what does a v5litepod-8 cost per hour", "what would each cost"
+            r"\bwhat (?:does|do|would|will)\b[^\n?]{0,60}?\bcost\b|"
+            r"\bcosts? (?:per|an?) (?:hour|hr|month|chip-hour)\b|"
             r"\bquanto (?:custa|custam|cobra|cobram|vou pagar)\b|"
             # a price by the hour or month, asked tersely: "qt sai v5e-8 spot por hora?"
             r"\b(?:quanto|qto|qt|how\s+much)\b[^\n?]{0,40}?(?:\b(?:por|per|an?)\s+(?:hora|hour|hr"
@@ -383,6 +386,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
             r"\bexceeded (?:the )?quota\b|"
+            # asking for more: "a quota request", "request a quota increase", "pedido de cota"
+            r"\bquota (?:increase|request)s?\b|\b(?:aumento|pedido) de cota\b|"
             # a queued resource waiting for capacity to be freed; GKE's scheduler with no node
             # that has TPU chips to give ("0/3 nodes are available: 3 Insufficient google.com/tpu")
             r"\bWAITING_FOR_RESOURCES\b|\bInsufficient (?:google\.com/tpu|nvidia\.com/gpu)\b|"
@@ -583,6 +588,8 @@ _RULES: tuple[_Rule, ...] = (
             # Kubernetes killed the container for its memory limit (the pod's RAM, not HBM);
             # Kaggle's notebook over the VM's RAM
             r"\bOOMKilled\b|\btried to allocate more memory than is available\b|"
+            # Cloud Run's instance over its memory limit (a CPU container serving the model)
+            r"\bMemory limit of [0-9.]+\s*[KMGT]i?B exceeded with [0-9.]+\s*[KMGT]i?B used\b|"
             # RAM in a person's words is the host's: the TPU's memory is HBM
             r"\bout of (?:host |system |CPU |the )?RAM\b|"
             # "asks for more RAM than available", "needs 3x more RAM than the array itself"

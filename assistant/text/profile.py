@@ -49,6 +49,15 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     # measure as MaxText and most JAX and PyTorch/XLA training loops print it, without a profile
     "mfu": [
         re.compile(r"\bMFU\b" + _NEAR + _NUM, re.I),
+        # ... further on, with words between that name no other measure and a word that leads to
+        # its value: "MFU printed by MaxText around 9%", "o MFU que a gente calcula dá uns 9%"
+        # (not "the MFU estimate looks wrong, loss 12%")
+        re.compile(
+            r"\bMFU\b(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm|loss|acc)[^\d\n%]){0,50}?"
+            r"(?:\b(?:around|about|roughly|near|only|just|of|at|is|was|stays|sits|hovers|d[áa]|uns"
+            r"|de|em|fica)\s+~?|~)" + _NUM,
+            re.I,
+        ),
         re.compile(_NUM + r"\s*(?:of\s+)?(?:the\s+)?\bMFU\b", re.I),
     ],
     "tpu_idle": [
@@ -203,6 +212,8 @@ _IDLE_GAPS = re.compile(
     # then sits idle for ~60 ms"
     r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before\s+|on\s+|in\s+)?(?:every|each)\s+"
     r"(?:single\s+)?(?:step|execution|iteration|batch|call)\b"
+    # "a visible gap where the TPU does nothing before the next one begins"
+    r"|\bgaps?\s+where\s+(?:the\s+)?(?:TPU|device|chips?)\s+(?:does|did|is\s+doing)\s+nothing\b"
     r"|\b(?:TPU|device)\s+(?:does|did|runs|ran)\s+~?\d[^\n.]{0,20}?\bof\s+work\b[^\n.]{0,20}?"
     r"\b(?:sits|stays|is|goes)\s+idle\b"
     # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
@@ -312,6 +323,11 @@ _INPUT_READY = re.compile(
     r"|\b(?:input(?:\s+pipeline)?|data\s*loader|data\s+loading)\s+(?:is\s+not|isn'?t|was\s+not"
     r"|wasn'?t)\s+(?:the\s+)?(?:issue|problem|bottleneck|culprit)\b"
     r"|\bnot\s+the\s+input(?:\s+pipeline)?\b"
+    # one batch fed again and again, the time unchanged: "feeding the same pre-loaded batch over
+    # and over gives the same 38 ms", "usando sempre o mesmo lote dá o mesmo tempo"
+    r"|\b(?:feeding|reusing|repeating|using)\s+(?:the\s+)?same\s+(?:pre-?loaded\s+|cached\s+"
+    r"|fixed\s+)?batch\b[^.\n]{0,60}?\b(?:same|no\s+(?:change|difference)|still\s+slow)\b"
+    r"|\bmesmo\s+(?:batch|lote)\b[^.\n]{0,60}?\bmesm[oa]\s+(?:tempo|coisa|velocidade)\b"
     r"|\b(?:dados|dataset|entrada|lotes?)\s+(?:j[áa]\s+)?(?:est[áa]o?\s+|t[áa]\s+|fica\s+)?"
     r"(?:(?:todos?|inteiros?)\s+)?(?:em\s+mem[óo]ria|na\s+RAM|no\s+dispositivo|na\s+TPU)\b"
     r"|\bn[ãa]o\s+[ée]\s+(?:o\s+)?(?:input|pipeline|data\s*loader|carregamento)"
@@ -336,7 +352,8 @@ _SYNTHETIC = (
     r"|\b(?:use_)?(?:synthetic|fake|dummy)_data\b"
     # or the random arrays a fake dataset returns, named by their call: "a fake one returning
     # torch.randn tensors", "batches of np.random.rand"
-    r"|\b(?:torch\.randn?|np\.random\.\w+|numpy\.random\.\w+|jax\.random\.\w+|tf\.random\.\w+)\b)"
+    r"|\b(?:torch\.randn?|np\.random(?:\.\w+)?|numpy\.random(?:\.\w+)?|jax\.random\.\w+"
+    r"|tf\.random\.\w+)\b)"
 )
 _FAST = (
     r"(?:\d[\d,.]*\s*(?:steps|it|its|ex|examples|images|img|samples|seqs?|sequences|tokens|batch(?:es)?)"
