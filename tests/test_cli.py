@@ -127,7 +127,7 @@ def test_a_refusal_for_another_device_or_service_says_so(run_cli):
     hint names what was read, keeps the model's confidences, and asks which TPU if there is one."""
     gpu = "PJRT_DEVICE=CUDA python train.py with torch_xla is 20% slower than plain PyTorch"
     out = run_cli("ask", gpu).stdout.decode()
-    assert "No confident match" in out and "another device (cuda)" in out
+    assert "No confident match" in out and "another device (cuda, pjrt_device=cuda)" in out
     assert "confidence" in out and "say which one" in out
     api = "403 insufficient authentication scopes when my notebook calls the BigQuery API"
     out = run_cli("ask", "--lang", "pt", api).stdout.decode()

@@ -1251,3 +1251,11 @@ def test_the_json_contract_names_every_kind():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     contract = readme.split("### JSON contract", 1)[1].split("\n## ", 1)[0]
     assert [kind for kind in KINDS if f'"{kind}"' not in contract] == []
+
+
+def test_the_oom_killer_ruled_out_and_code_that_raises_are_no_problem_outside_the_guide():
+    assert _outside("Nothing in dmesg, no OOM killer, the log just stops.") is None
+    assert _outside("dmesg: Out of memory: Killed process 4242 (python3)")["kind"] == "host_memory"
+    # a line of the person's code that would raise is not a message the run printed
+    assert _outside("    raise RuntimeError('loss virou nan')") is None
+    assert _outside("RuntimeError: loss virou nan no passo 300")["kind"] == "numerics"

@@ -1311,7 +1311,7 @@ def test_a_planning_question_at_batch_one_is_answered_model_too_large(engine):
     )
     a = engine.ask(question)
     assert a.best.id == "batch-or-model-too-large" and not a.abstained
-    assert a.facts.profile == {"per_core_batch": 1, "memory_bound": 1}
+    assert a.facts.profile == {"per_core_batch": 1, "memory_bound": 1, "sequence_length": 2048}
     assert any("memory named as the limit" in w for w in a.best.why)
 
 
@@ -1652,3 +1652,40 @@ def test_a_sentence_ends_before_a_lower_case_word_in_informal_writing():
     text = "os outros ficaram pendurados. tive q matar na mão. tem como?"
     assert _SENTENCE_END.search(text).start() == text.index(". tive")
     assert _SENTENCE_END.search("see i.e. should work?").group(0) == "?"
+
+
+def test_a_share_of_the_chips_peak_is_read_as_the_mfu():
+    assert read_profile("that's under 10% of the v5p bf16 peak").mfu == 10.0
+    assert read_profile("about 35% of peak").mfu == 35.0
+    assert read_profile("we sit at 80% of peak memory").mfu is None
+
+
+def test_a_tiny_batch_after_another_devices_oom_with_memory_mostly_free_is_too_small():
+    """A batch lowered because a GPU run ran out of memory, on a TPU whose memory is mostly free:
+    what limits it is not the TPU's memory, so it is small-batch's, not batch-lowered-to-fit."""
+    text = (
+        "my GPU attempt OOMed so on the v5e I use per_device_train_batch_size=1, seq len 1024; "
+        "peak HBM 3.8 GiB of 16 GiB per chip"
+    )
+    figures = read_profile(text)
+    assert figures.memory_bound == 1 and figures.sequence_length == 1024
+    assert "small-batch" in _routed(text)
+    assert "batch-or-model-too-large" not in _routed(text)
+    # the memory not measured, the words decide as before
+    assert "batch-or-model-too-large" in _routed("it OOMed, so per_device_batch_size=1 now")
+
+
+def test_synthetic_data_giving_identical_numbers_rules_the_input_out():
+    text = "with a pre-generated synthetic batch the numbers are identical; TPU idle 70%"
+    assert read_profile(text).input_ready == 1
+
+
+def test_a_question_in_portuguese_to_turn_libtpus_start_up_lines_off(engine):
+    text = (
+        "Como eu desligo essas mensagens? O log fica cheio disso (torch_xla, v5litepod-8):\n"
+        "I0612 14:02:11.482913   18234 pjrt_api.cc:100] GetPjrtApi was found for tpu at "
+        "/usr/local/lib/python3.10/dist-packages/libtpu/libtpu.so\n"
+        "I0612 14:02:11.483002   18234 pjrt_api.cc:79] PJRT_Api is set for device type tpu\n"
+    )
+    answer = engine.ask(text)
+    assert not answer.abstained and answer.best.id == "debug-logs"

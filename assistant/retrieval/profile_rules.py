@@ -54,7 +54,8 @@ The guide separates slow-training problems by where the step time goes:
   guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`. A
   low MXU figure as well is what such a batch leaves (the units are not filled), and tips it to
   `small-batch` the way narrow layers tip it to `small-layers`;
-- a small per-core batch (below 8, the TPU's tile along the batch dimension) → `small-batch`; a
+- a small per-core batch (below 8, the TPU's tile along the batch dimension; not one of sequences
+  that bring it to 4,096 tokens or more, whose matmuls run over every token) → `small-batch`; a
   low MXU figure as well is what such a batch leaves, and tips it to `small-batch` rather than
   `low-mxu` (as narrow layers tip it to `small-layers`); where the report names memory as what
   limits it (out of memory, a model that does not fit), the batch is what was left once it had
@@ -176,8 +177,18 @@ def _few(p: ProfileFigures) -> bool:
     MXU, `small-batch`'s own problem. Not where the complaint is the accuracy that batch norm
     over so few rows reaches: that is the batch's other cost."""
     return (
-        _tiny_batch(p) and not _long_sequences(p) and not p.memory_bound and not _normalizes_few(p)
+        _tiny_batch(p)
+        and not _long_sequences(p)
+        and not _memory_limits(p)
+        and not _normalizes_few(p)
     )
+
+
+def _memory_limits(p: ProfileFigures) -> bool:
+    """Memory named as what limits the batch (`memory_bound`), and not measured mostly free: a
+    batch lowered after an out-of-memory elsewhere (a GPU run's) that leaves three quarters of
+    the TPU's memory unused is a batch too small, not one the TPU's memory holds down."""
+    return bool(p.memory_bound) and not (p.memory_used is not None and p.memory_used < MOSTLY_FREE)
 
 
 def _long_sequences(p: ProfileFigures) -> bool:
@@ -511,7 +522,7 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "batch-lowered-to-fit",
         "batch-or-model-too-large",
-        lambda p: _tiny_batch(p) and bool(p.memory_bound) and not _normalizes_few(p),
+        lambda p: _tiny_batch(p) and _memory_limits(p) and not _normalizes_few(p),
         lambda p: _known(per_core_batch=p.per_core_batch, memory_bound=p.memory_bound),
     ),
     ProfileRule(

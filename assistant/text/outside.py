@@ -95,6 +95,12 @@ _ONLY_ON_TPU = re.compile(
     r"\bonly (?:on|with) (?:the |a )?TPUs?\b|\bsó (?:na|com a) TPU\b",
     re.I,
 )
+# ... or the person's own guard against it, a line of code that would raise or stop on a NaN
+# (`raise RuntimeError('loss virou nan')`, `assert not jnp.isnan(loss)`): what the code checks,
+# not a NaN the run met
+_NAN_GUARD_OR_ONLY_ON_TPU = re.compile(
+    _ONLY_ON_TPU.pattern + r"|^\s*(?:raise\s+[\w.]+\(|assert\b|if\b[^\n]*:\s*$)", re.I
+)
 
 
 # TensorFlow's TPU initialization function missing on the TPU's host: a TPU Node that was not
@@ -611,7 +617,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:TPU|HBM)(?:'s)?\s+(?:(?:is|was|runs?|ran|going)\s+)?(?:out\s+of\s+)?RAM\b|"
             # "a TPU ficou sem RAM", "a RAM da TPU acabou"
             r"\b(?:TPU|HBM)\s+(?:ficou|fica|est[áa]|ficando)\s+sem\s+(?:mem[óo]ria\s+)?RAM\b|"
-            r"\bRAM da (?:TPU|HBM)\b",
+            r"\bRAM da (?:TPU|HBM)\b|"
+            # ... or ruling the OOM killer out ("Nothing in dmesg, no OOM killer", "sem OOM")
+            r"\b(?:no|not|nor|sem|nenhum)\s+(?:the\s+|an?\s+|o\s+)?(?:OOM|oom[-_ ]kill(?:er|ed)?)\b",
             re.I,
         ),
     ),
@@ -630,7 +638,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bFloatingPointError: invalid value \(nan\) encountered in\b",
             re.I,
         ),
-        _ONLY_ON_TPU,
+        _NAN_GUARD_OR_ONLY_ON_TPU,
     ),
     _Rule(
         # the code that loads and prepares the data on the host crashed: a tokenizer used from

@@ -49,6 +49,8 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     # measure as MaxText and most JAX and PyTorch/XLA training loops print it, without a profile
     "mfu": [
         re.compile(r"\bMFU\b" + _NEAR + _NUM, re.I),
+        # a share of the chip's peak compute: "under 10% of the v5p bf16 peak"
+        re.compile(_NUM + r"\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?peak\b(?!\s+memory)", re.I),
         # ... further on, with words between that name no other measure and a word that leads to
         # its value: "MFU printed by MaxText around 9%", "o MFU que a gente calcula dá uns 9%"
         # (not "the MFU estimate looks wrong, loss 12%")
@@ -315,7 +317,8 @@ _INPUT_READY = re.compile(
     r"(?:data(?:set)?|inputs?)\s+(?:in|into)\s+(?:host\s+)?(?:memory|RAM)\b"
     r"|\b(?:synthetic|dummy|fake)\s+(?:data|inputs?|batch(?:es)?|tensors?)\b[^.\n]{0,60}?"
     # (not "of the same shape": how a fake batch is made, not what it measured)
-    r"\b(?:same(?!\s+(?:shape|size|dimensions?|dtype|sequence\s+length))|no\s+(?:change|difference)"
+    r"\b(?:same(?!\s+(?:shape|size|dimensions?|dtype|sequence\s+length))|identical|unchanged"
+    r"|no\s+(?:change|difference)"
     r"|still\s+slow|did\s*n[o']t\s+help)\b"
     # ... in Portuguese: "synthetic dá a mesma coisa", "com dado sintético fica igual"
     r"|\b(?:synthetic|sint[ée]tic[oa]s?|fake|dummy)\b[^.\n]{0,40}?\b(?:mesm[ao]\s+(?:coisa|tempo"
@@ -574,7 +577,7 @@ _FEATURES_CHAIN = re.compile(
 # (MaxText), "max_seq_length 2048", "seq_len=1024", "sequence length of 4096", "block_size 1024",
 # "max_length=512", "comprimento de sequência 2048"
 _SEQUENCE_LENGTH = re.compile(
-    r"\b(?:max_target_length|max_seq(?:uence)?_len(?:gth)?|seq(?:uence)?_len(?:gth)?|seqlen|"
+    r"\b(?:max_target_length|max_seq(?:uence)?_len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|seqlen|"
     r"block_size|max_length)\b[\"']?\s*[:=]?\s*(\d{2,6})\b|"
     r"\b(?:sequence|context)\s+length\s*(?:of\s+|[:=]\s*)?(\d{2,6})\b|"
     r"\b(?:comprimento|tamanho)\s+(?:de|da)\s+sequ[eê]ncia\s*(?:de\s+|[:=]\s*)?(\d{2,6})\b",
