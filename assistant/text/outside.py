@@ -619,7 +619,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:TPU|HBM)\s+(?:ficou|fica|est[áa]|ficando)\s+sem\s+(?:mem[óo]ria\s+)?RAM\b|"
             r"\bRAM da (?:TPU|HBM)\b|"
             # ... or ruling the OOM killer out ("Nothing in dmesg, no OOM killer", "sem OOM")
-            r"\b(?:no|not|nor|sem|nenhum)\s+(?:the\s+|an?\s+|o\s+)?(?:OOM|oom[-_ ]kill(?:er|ed)?)\b",
+            r"\b(?:no|not|nor|sem|nenhum)\s+(?:the\s+|an?\s+|o\s+)?"
+            r"(?:OOM|oom[-_ ]kill(?:er|ed)?)\b",
             re.I,
         ),
     ),
