@@ -153,6 +153,8 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    "no Kaggle o acelerador TPU ficou cinza, diz que acabaram minhas horas da semana",
+    "Kaggle says I used up my weekly TPU hours after one competition notebook",
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
     "with no accelerator?",
     "Cannot connect to GPU backend. You cannot currently connect to a GPU due to usage limits in "
@@ -268,6 +270,7 @@ HARDWARE = [
     "what is the peak bf16 TFLOPS of a v5p chip",
     "quantos núcleos tem uma TPU v4-8?",
     "qual a diferença entre a v5e e a v5p?",
+    "qual a diferença prática entre v5e e v6e pra fine-tuning?",
     "quantos TFLOPS tem a v6e?",
 ]
 DISK_FULL = [

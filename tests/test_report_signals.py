@@ -615,6 +615,7 @@ def test_context_gate():
         "a CPU-only preprocessing job that writes shards for a later TPU run dies overnight",
         "the TPU wasn't available so I ran the notebook on the T4; the epoch never ends",
         "a TPU não tava disponível então tô na GPU do Colab, e a época 1 não termina",
+        "vale a pena migrar meu treino de 4x A100 pra TPU? o código é PyTorch puro com DDP",
     ):
         assert read_context(cpu).gate == "device", cpu
     # the host CPU of a TPU run is no other device

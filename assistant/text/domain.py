@@ -231,7 +231,7 @@ _PLANNED_TPU = re.compile(
     # a GPU user's question whether to move: "should I switch to TPU?", "vale a pena ir pra TPU?"
     rf"\bshould\s+(?:I|we)\s+(?:just\s+)?(?:switch|move|migrate|go)\s+(?:\w+\s+){{0,2}}?to\s+"
     rf"{_TPU_ARTICLE}|"
-    r"\bvale\s+a\s+pena\s+(?:\w+\s+)?(?:trocar|ir|migrar|mudar|passar)\s+(?:\w+\s+){0,2}?"
+    r"\bvale\s+a\s+pena\s+(?:\w+\s+)?(?:trocar|ir|migrar|mudar|passar)\s+(?:\S+\s+){0,5}?"
     rf"(?:pra|para|pr[oa])\s+{_TPU_ARTICLE}|"
     r"\b(?:pensei|pensando|penso|pretendo|quero|vou)\s+(?:em\s+)?(?:\w+\s+)?"
     rf"(?:mudar|migrar|passar|testar|trocar|ir)\s+(?:\w+\s+){{0,2}}?(?:pra|para|pr[oa]|a|o)\s+"

@@ -375,7 +375,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b[TP]?FLOPS\b(?!\s*(?:utili[sz]ation|usage|efficiency))|"
             r"\bquant[oa]s (?:TPU |tensor ?)?(?:chips|n[úu]cleos|cores|TensorCores|dispositivos|"
             r"hosts|VMs)\b(?![^\n?]{0,30}" + _OWN_USE + r")|"
-            r"\bdiferen[çc]as? entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}"
+            r"\bdiferen[çc]as? (?:\w+\s+)?entre (?:(?:a|as|o|os|TPUs?)\s+){0,2}"
             + _GENERATION
             + _AND_ANOTHER
             + r"|"
@@ -445,7 +445,11 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:Colab|back-?end|[GT]PU)\b[^\n]{0,60}?\b(?:limites?|cota) de uso\b|"
             # Kaggle's weekly TPU hours, Colab's quota: "acabou minha cota de TPU do Kaggle"
             r"\b(?:Kaggle|Colab)\b[^\n]{0,60}?\b(?:quota|cota)s?\b|"
-            r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b",
+            r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b|"
+            # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
+            r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
+            r"(?:TPU\s+|GPU\s+)?hours)\b",
             re.I,
         ),
     ),
