@@ -188,7 +188,12 @@ def _memory_limits(p: ProfileFigures) -> bool:
     """Memory named as what limits the batch (`memory_bound`), and not measured mostly free: a
     batch lowered after an out-of-memory elsewhere (a GPU run's) that leaves three quarters of
     the TPU's memory unused is a batch too small, not one the TPU's memory holds down."""
-    return bool(p.memory_bound) and not (p.memory_used is not None and p.memory_used < MOSTLY_FREE)
+    return bool(p.memory_bound) and not _mostly_free(p)
+
+
+def _mostly_free(p: ProfileFigures) -> bool:
+    """The device's memory measured mostly unused (under MOSTLY_FREE % in use)."""
+    return p.memory_used is not None and p.memory_used < MOSTLY_FREE
 
 
 def _long_sequences(p: ProfileFigures) -> bool:
@@ -501,8 +506,7 @@ RULES: tuple[ProfileRule, ...] = (
         "memory-mostly-free",
         "small-batch",
         lambda p: (
-            p.memory_used is not None
-            and p.memory_used < MOSTLY_FREE
+            _mostly_free(p)
             # a host busy producing the input explains the low throughput: the batch may be fine
             and not (_waits_for_input(p) or _narrow(p) or p.host_feeding)
         ),

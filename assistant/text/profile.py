@@ -559,18 +559,13 @@ def _widest_filters(m: re.Match[str]) -> int | None:
 
 # ... and as a chain from layer to layer: "3 Dense layers: 64 -> 32 -> 16 -> 1", "MLP 256 → 64 →
 # 10", "camadas 64 -> 32 -> 1" (three widths or more: two are a change, "batch 64 -> 128"). The
-# chain may start at the input's features ("784 → 128 → 10"); the widest counts.
+# chain may start at the input's features ("784 → 128 → 10"); the widest counts. Where it names its
+# first number as the input's features ("48 input features -> 64 -> 32 -> 1", "24 features de
+# entrada → 64 → 32"), the input is not a layer: only the widths after it count (`rest`).
 _LAYER_CHAIN = re.compile(
     r"\b(?:layers?|dense|mlp|hidden|units|neurons|camadas?|neur[oô]nios)\b[^\n\d]{0,40}?"
-    r"(\d{1,5}(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
-    re.I,
-)
-# ... where the chain names its first number as the input's features ("48 input features -> 64 ->
-# 32 -> 1", "24 features de entrada → 64 → 32"): the input is not a layer, the rest are
-_FEATURES_CHAIN = re.compile(
-    r"\b(?:layers?|dense|mlp|hidden|units|neurons|camadas?|neur[oô]nios)\b[^\n\d]{0,40}?"
-    r"\b\d{1,5}\s+(?:input\s+)?(?:features|inputs)(?:\s+de\s+entrada)?"
-    r"((?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
+    r"(?P<first>\d{1,5})(?P<input>\s+(?:input\s+)?(?:features|inputs)(?:\s+de\s+entrada)?)?"
+    r"(?P<rest>(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
     re.I,
 )
 # The length of a batch's sequences as a config or a person states it: "max_target_length=8192"
@@ -1009,10 +1004,9 @@ def read_profile(text: str) -> ProfileFigures:
         if not _CONTEMPLATED.search(text, max(0, m.start() - 12), m.start())
     ]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
-    chains = [m.group(1) for m in _FEATURES_CHAIN.finditer(text)] or [
-        m.group(1) for m in _LAYER_CHAIN.finditer(text)
-    ]
-    said += [max(map(int, re.findall(r"\d+", chain))) for chain in chains]
+    for m in _LAYER_CHAIN.finditer(text):
+        widths = list(map(int, re.findall(r"\d+", m.group("rest"))))
+        said.append(max(widths if m.group("input") else [int(m.group("first")), *widths]))
     said += [max(int(w) for w in m.group(2).split(",")) for m in _LAYER_LOOP.finditer(text)]
     said += [w for m in _FILTER_LIST.finditer(text) if (w := _widest_filters(m)) is not None]
     if len(widths) >= LAYERS_TO_JUDGE or said:
