@@ -306,10 +306,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.notebook_session": (
-        "line {line} says Colab ended the notebook's runtime (“{text}”), which the "
-        "troubleshooting guide behind tpu-assist does not cover",
-        "a linha {line} diz que o Colab encerrou o ambiente de execução do notebook (“{text}”), "
-        "o que o guia de solução de problemas por trás do tpu-assist não cobre",
+        "line {line} says the notebook service (Colab, Kaggle) ended the session (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o serviço de notebooks (Colab, Kaggle) encerrou a sessão "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.storage": (
         "line {line} reads like the TPU's host was given a path on this machine's disk (“{text}”), "
@@ -355,6 +355,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "troubleshooting guide behind tpu-assist does not cover",
         "a linha {line} diz que o código que carrega os dados no host quebrou (“{text}”), o que o "
         "guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.dataset_steps": (
+        "line {line} says Keras's steps do not match the dataset's length (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que os passos do Keras não batem com o tamanho do dataset (“{text}”), "
+        "o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
     "note.outside.export": (
         "line {line} says converting the model to another format met an op it does not know "
@@ -1567,17 +1573,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "peça mais cota no console do Cloud (IAM e administrador > Cotas).",
     ),
     "answer.note_outside.notebook_session": (
-        "Line {line} says Colab disconnected the notebook's runtime (“{text}”). Colab ends a "
-        "session that sits idle or reaches its maximum length, whatever the accelerator, and the "
-        "guide I answer from does not cover that. Save a checkpoint every epoch to Google Drive "
-        "or a Cloud Storage bucket and resume from the last one; for runs longer than a session, "
-        "train on a Cloud TPU VM of your own (gcloud compute tpus tpu-vm create) inside tmux.",
-        "A linha {line} diz que o Colab desconectou o ambiente de execução do notebook (“{text}”). "
-        "O Colab encerra a sessão que fica ociosa ou chega ao tempo máximo, seja qual for o "
-        "acelerador, e o guia de onde tiro as respostas não cobre isso. Salve um checkpoint a cada "
-        "época no Google Drive ou num bucket do Cloud Storage e retome do último; para treinos "
-        "mais longos que uma sessão, treine numa VM de TPU sua (gcloud compute tpus tpu-vm "
-        "create) dentro do tmux.",
+        "Line {line} says the notebook service ended the session (“{text}”). Colab and Kaggle end "
+        "a session that sits idle or reaches its maximum length (Kaggle: 9 hours for a TPU "
+        "notebook), whatever the accelerator, and the guide I answer from does not cover that. "
+        "Save a checkpoint every epoch (to Google Drive, /kaggle/working or a Cloud Storage "
+        "bucket) and resume from the last one; for runs longer than a session, train on a Cloud "
+        "TPU VM of your own (gcloud compute tpus tpu-vm create) inside tmux.",
+        "A linha {line} diz que o serviço de notebooks encerrou a sessão (“{text}”). O Colab e o "
+        "Kaggle encerram a sessão que fica ociosa ou chega ao tempo máximo (Kaggle: 9 horas num "
+        "notebook com TPU), seja qual for o acelerador, e o guia de onde tiro as respostas não "
+        "cobre isso. Salve um checkpoint a cada época (no Google Drive, em /kaggle/working ou num "
+        "bucket do Cloud Storage) e retome do último; para treinos mais longos que uma sessão, "
+        "treine numa VM de TPU sua (gcloud compute tpus tpu-vm create) dentro do tmux.",
     ),
     "answer.note_outside.notebook_capacity": (
         "Line {line} says the notebook service (Colab, Kaggle) had no accelerator of that kind to "
@@ -1688,6 +1695,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "NaN ou Inf nos dados de entrada e valores que estouram em bfloat16; "
         "tf.debugging.enable_check_numerics(), jax.config.update('jax_debug_nans', True) ou "
         "torch.autograd.set_detect_anomaly(True) param na primeira operação que gera um.",
+    ),
+    "answer.note_outside.dataset_steps": (
+        "Line {line} says Keras's steps do not match the dataset's length (“{text}”), on any "
+        "device; the guide I answer from does not cover that, and it is not how many steps run "
+        "per call to the TPU (steps_per_execution). An epoch needs steps_per_epoch batches: "
+        "with a dataset that ends, leave steps_per_epoch out or make it no more than the batches "
+        "the dataset gives (len(dataset), or the samples // the global batch with "
+        "drop_remainder=True); with an endless dataset (.repeat()), pass steps_per_epoch, and "
+        "validation_steps for an endless validation set.",
+        "A linha {line} diz que os passos do Keras não batem com o tamanho do dataset "
+        "(“{text}”), em qualquer dispositivo; o guia de onde tiro as respostas não cobre isso, e "
+        "não é quantos passos rodam por chamada à TPU (steps_per_execution). Uma época precisa de "
+        "steps_per_epoch lotes: com um dataset que termina, deixe steps_per_epoch de fora ou use "
+        "no máximo os lotes que o dataset dá (len(dataset), ou as amostras // o lote global com "
+        "drop_remainder=True); com um dataset sem fim (.repeat()), passe steps_per_epoch, e "
+        "validation_steps para uma validação sem fim.",
     ),
     "answer.note_outside.data_loading": (
         "Line {line} says the code that loads and prepares the data on the host crashed "

@@ -130,6 +130,11 @@ API_ACCESS = [
     'https://sheets.googleapis.com/v4/spreadsheets/abc returned "The caller does not have '
     'permission">',
     "Access Denied: BigQuery BigQuery: Permission denied while getting Drive credentials.",
+    # ... told in a sentence: the product, then its refusal; the refusal, then the product
+    "the script inserts metrics into a BigQuery table and that call fails with a 403 about "
+    "insufficient authentication scopes",
+    "got 403 insufficient authentication scopes when writing to BigQuery from the training job",
+    "a chamada ao BigQuery volta 403 com escopos de autenticação insuficientes",
 ]
 SCHEDULING = [
     "  Warning  FailedScheduling   3m12s (x19 over 41m)  default-scheduler   0/6 nodes are "
@@ -168,6 +173,19 @@ NOTEBOOK_SESSION = [
     "maximum duration.",
     "o Colab desconecta sozinho depois de umas 2 horas de treino na TPU",
     "Why does Colab keep disconnecting my TPU notebook overnight?",
+    "quando volto pra aba, o ambiente de execução foi desconectado e perdi o treino",
+    # the session's maximum length: Kaggle's, Colab's
+    "On Kaggle my TPU notebook always stops after about 9 hours and the output just ends",
+    "o Colab derruba a sessão depois de 12 horas, mesmo com a aba aberta",
+    "is there a way around the Kaggle session limit for a long fine-tune?",
+]
+DATASET_STEPS = [
+    "WARNING:tensorflow:Your input ran out of data; interrupting training. Make sure that your "
+    "dataset or generator can generate at least `steps_per_epoch * epochs` batches (in this case, "
+    "20000 batches). You may need to use the repeat() function when building your dataset.",
+    "ValueError: When providing an infinite dataset, you must specify the number of steps to run "
+    "(if you did not intend to create an infinite dataset, make sure to not call `repeat()` on "
+    "the dataset).",
 ]
 NUMERICS = [
     # JAX's debug_nans pointing at the person's own division
@@ -228,6 +246,9 @@ CREATE_REQUEST = [
     "the --gce-image flag",
     "ERROR: (gcloud.compute.tpus.tpu-vm.create) unrecognized arguments: --zone_name=us-east1-d "
     "(did you mean '--zone'?)",
+    # a runtime version that the accelerator type does not run
+    '"message": "Cloud TPU received a bad request. Unsupported TPU runtime version '
+    "'tpu-vm-tf-2.9.1' for accelerator type 'v6e-8'.\"",
 ]
 BILLING = [
     "roughly what would a v6e-8 cost in us-east5, on-demand against spot?",
@@ -526,6 +547,16 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # another product named, then the TPU's own request refused (create-403-scopes)
+    "BigQuery reads work from this VM, but gcloud compute tpus tpu-vm create fails with 403 "
+    "insufficient authentication scopes",
+    # a NaN the line rules out: the loss is fine, the accuracy is what the person asks about
+    "a loss desce normal, sem NaN, só termina pior que na GPU",
+    "the loss never goes NaN, it just ends 4 points worse than on the V100s",
+    "no NaN loss and no error, but the TPU run converges slower",
+    # Keras's steps per call to the TPU, not the dataset's length (steps-per-execution)
+    "model.compile(optimizer='adam', loss='mse', steps_per_execution=1) and the TPU idles between "
+    "steps",
     # a release that made the start-up louder: how to quiet the logs (debug-logs)
     "desde que atualizei pra torch_xla 2.3 meu terminal virou um lixão de log",
     "ever since I upgraded jax the console is full of libtpu log spam",
@@ -736,6 +767,7 @@ def _outside(text: str):
         *[("resource_missing", x) for x in RESOURCE_MISSING],
         *[("notebook_session", x) for x in NOTEBOOK_SESSION],
         *[("numerics", x) for x in NUMERICS],
+        *[("dataset_steps", x) for x in DATASET_STEPS],
         *[("storage", x) for x in STORAGE],
         *[("program", x) for x in PROGRAM],
         *[("process_count", x) for x in PROCESS_COUNT],
@@ -1015,6 +1047,22 @@ jax 0.4.35, libtpu 0.0.5 on the slice when it used to come up
 """
 
 
+DATASET_STEPS_REPORT = """Keras on a v3-8 with TPUStrategy, compile(steps_per_execution=32):
+model.fit(train_ds, epochs=10, steps_per_epoch=2000)
+Epoch 2/10
+ 412/2000 [=====>........................] - ETA: 3:10 - loss: 0.52
+WARNING:tensorflow:Your input ran out of data; interrupting training. Make sure that your dataset \
+or generator can generate at least `steps_per_epoch * epochs` batches (in this case, 20000 batches).
+Is steps_per_execution too high for the TPU?
+"""
+
+
+KAGGLE_SESSION_REPORT = (
+    "On Kaggle with the TPU v3-8 accelerator my notebook always stops at around 9 hours: the log "
+    "just ends and the session is gone. Is the TPU disconnecting?"
+)
+
+
 NAN_REPORT = """Flax training on a v4-8 diverges
 
 I moved my ViT to bfloat16 on the TPU VM and after ~300 steps:
@@ -1054,6 +1102,8 @@ Everything after that is nan too. Same code in float32 on a GPU trains fine.
         (REPLICATION_REPORT, "replication", "processes could not share the TPU"),
         ("how many TPU chips do I get in a v5litepod-16?", "hardware", "asks what a TPU type has"),
         (QUOTA_WITH_A_GUESS, "capacity", "reads like a capacity or quota limit"),
+        (DATASET_STEPS_REPORT, "dataset_steps", "steps do not match the dataset's length"),
+        (KAGGLE_SESSION_REPORT, "notebook_session", "ended the session"),
     ],
 )
 def test_a_problem_outside_the_guide_is_refused_and_says_why(engine, report, kind, note):

@@ -393,6 +393,43 @@ def test_described_symptoms_are_key_lines_of_a_prose_report():
     assert prose[8] not in texts and prose[9] not in texts
 
 
+@pytest.mark.parametrize(
+    ("greeting", "thanks"),
+    [
+        ("Oi Thiago,", "Valeu!"),
+        ("Olá Prof. Renato,", "Abraços,"),
+        ("Hi team,", "Thanks in advance,"),
+        ("Hello all", "Cheers, Ana"),
+    ],
+)
+def test_a_greeting_or_a_thank_you_is_no_key_line(greeting, thanks):
+    """An email's or a chat post's greeting is not the report's title, and neither it nor the
+    thanks at the bottom takes the place of a line that tells the problem."""
+    body = [
+        "preciso de uma segunda opinião sobre o treino que portei para a v3-8 semana passada.",
+        "A acurácia de validação ficou cinco pontos abaixo da que a V100 dava no mesmo número de épocas.",
+        "Usei o mesmo batch global e a mesma taxa de aprendizado da GPU, sem mudar nada.",
+    ] + [f"Detalhe {n}: o pipeline de dados é o mesmo e a seed também." for n in range(12)]
+    norm = normalize("\n".join([greeting, "", *body, "", thanks]))
+    texts = [text for _, text in select_key_lines(norm)]
+    assert greeting not in texts and thanks not in texts
+    assert body[0] in texts
+    assert query_views(norm, parse(norm))["head"] != greeting
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Hi, my TPU hangs at start-up",
+        "Hello world crashes on TPU",
+        "Thanks to XLA the step is slow",
+    ],
+)
+def test_a_title_that_starts_with_a_greeting_word_is_still_a_title(first):
+    norm = normalize("\n".join([first, "", "jax.devices() never returns", "on a v4-8 VM"]))
+    assert query_views(norm, parse(norm))["head"] == first
+
+
 def test_memory_reports_are_key_lines_of_a_long_log():
     """XLA's memory report lines name no error but decide a report: the padding blow-up, the
     reservation that failed."""

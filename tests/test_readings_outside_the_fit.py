@@ -75,3 +75,29 @@ def test_nccl_on_gpus_is_no_tpu_connection(engine):
     retrieval = engine.retrieve(text)
     assert retrieval.evidence["tpu-connection"].exclude >= 0.9
     assert engine.ask(text).abstained
+
+
+def test_another_products_403_told_in_prose_is_no_tpu_scopes_problem(engine):
+    """A TPU VM's script refused by BigQuery for its scopes, told in a sentence: create-403-scopes'
+    `other-product-refused` look-alike contests its signature, and the answer is refused with the
+    reading of another product's API."""
+    text = (
+        "Our v4-8 TPU VM trains fine, but at the end of each epoch the script inserts metrics "
+        "into a BigQuery table and that call fails with a 403 about insufficient authentication "
+        "scopes. The service account has BigQuery Data Editor."
+    )
+    answer = engine.ask(text)
+    assert answer.abstained
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "api_access"
+
+
+def test_the_tpu_apis_403_beside_another_product_is_still_its_entry(engine):
+    """The same words with the TPU's own request between the product and the refusal: the
+    TPU API refused, whatever BigQuery did."""
+    text = (
+        "From the same VM BigQuery queries work, but gcloud compute tpus tpu-vm create fails with "
+        "ERROR: (gcloud.compute.tpus.tpu-vm.create) PERMISSION_DENIED: Request had insufficient "
+        "authentication scopes."
+    )
+    answer = engine.ask(text)
+    assert not answer.abstained and answer.results[0].id == "create-403-scopes"

@@ -3,13 +3,15 @@ installed, loaded or matched to its runtime (`install`), that a library whose op
 needs was not imported (`library_op`: "Op type not registered 'SentencepieceOp'"), that the shell
 has no such program
 (`program`: `gcloud: command not found`), that Google Cloud had no capacity or quota for the TPU
-(`capacity`) or Colab none to give the notebook (`notebook_capacity`), that Colab ended the
-notebook's runtime (`notebook_session`: idle too long, or its maximum length reached), that the
+(`capacity`) or Colab none to give the notebook (`notebook_capacity`), that Colab or Kaggle ended
+the notebook's session (`notebook_session`: idle too long, or its maximum length reached), that the
 TPU's host was given a path on the local disk it cannot see (`storage`), that Cloud Storage refused
 the account access to a bucket or an object (`storage_access`: an IAM permission such as
 storage.objects.get) or has no object at the path asked for (`storage_missing`: a 404, "No such
 object"), that a Kubernetes pod could not pull its container image (`container_image`:
-ErrImagePull), that the loss or a tensor became NaN or infinite (`numerics`; not when the line says
+ErrImagePull), that Keras's steps do not match the dataset's length (`dataset_steps`: "Your
+input ran out of data", an endless dataset with no steps_per_epoch), that the loss or a tensor
+became NaN or infinite (`numerics`; not when the line says
 only the TPU does it), or that the machine's own RAM ran out (`host_memory`: a C++
 `bad_alloc`, a Python `MemoryError`, the OOM killer, "out of RAM" in the person's words), which is
 not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a tokenizer, an image
@@ -82,6 +84,19 @@ _OTHER_API = (
     r"logging|monitoring|sheets|drive|gmail|firestore|datastore|translate|vision|speech|language)"
     r"\.googleapis\.com"
 )
+
+# Another Google product by the name people give it, and a refusal of the account: how a person
+# tells that product's 403 (`api_access`), kept apart from the TPU's own by a sentence that names
+# no TPU between the two
+_OTHER_PRODUCT = (
+    r"(?:BigQuery|Pub/?Sub|Vertex AI|Google Drive|Drive API|Google Sheets|Sheets API|Datastore|"
+    r"Firestore|Secret Manager|Cloud SQL|Spanner|Bigtable|Cloud Logging|Cloud Monitoring)"
+)
+_REFUSAL = (
+    r"(?:\b403\b|\bForbidden\b|\bPERMISSION_DENIED\b|\binsufficient authentication scopes\b|"
+    r"\bescopos? de autentica[çc][ãa]o\b)"
+)
+_NO_TPU_IN_SENTENCE = r"(?:(?!\bTPUs?\b|\btpu-vm\b|\btpus\b)[^\n.;?!])"
 
 # A NaN the line says the TPU alone produces ("NaN loss on TPU, while on CPU it doesn't", "...on
 # TPU, while that is not the case on GPU"): a result that differs on the TPU, the guide's own
@@ -423,7 +438,7 @@ _RULES: tuple[_Rule, ...] = (
             # (did you mean '--accelerator-type'?)"); a flag an old gcloud does not know yet
             # ("unrecognized arguments: --spot") is gcloud-component-manager's, an update
             r"unrecognized arguments:[^\n]{0,80}\(did you mean '--[\w-]+'\?\))|"
-            r"\bInvalid runtime version\b|"
+            r"\bInvalid runtime version\b|\bUnsupported TPU runtime version\b|"
             # ctpu, the TPU Node era's creation tool, refusing its --tf-version
             r"\"[\w.-]+\" TensorFlow version not available\b|\binvalid tensorflow version \"",
             re.I,
@@ -459,9 +474,15 @@ _RULES: tuple[_Rule, ...] = (
         "notebook_session",
         re.compile(
             r"\bYour runtime has been disconnected\b|\bRuntime disconnected\b|"
-            r"\bAmbiente de execu[çc][ãa]o desconectado\b|"
+            r"\bAmbiente de execu[çc][ãa]o (?:foi |[ée] |fica )?desconectado\b|"
             r"\bColab\b[^\n]{0,30}?\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b|"
-            r"\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b[^\n]{0,20}?\bColab\b",
+            r"\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b[^\n]{0,20}?\bColab\b|"
+            # Kaggle's and Colab's maximum session length ("on Kaggle … always stops at around 9
+            # hours", "o Colab derruba a sessão depois de 12 h")
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\b(?:stops?|stopped|shuts? down|killed|ends?|"
+            r"dies|para|parou|cai|caiu|derruba|encerra)\b[^\n]{0,30}?\b\d{1,2}\s*(?:hours|horas|h)\b|"
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\bsession (?:time )?limit|"
+            r"\blimite de (?:tempo de )?sess[ãa]o\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b",
             re.I,
         ),
     ),
@@ -511,7 +532,22 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:403|Forbidden|PERMISSION_DENIED|insufficient authentication scopes)\b"
             r"[^\n]{0,200}?\b" + _OTHER_API + r"|\b" + _OTHER_API + r"[^\n]{0,200}?"
             r"\b(?:403|Forbidden|PERMISSION_DENIED|insufficient authentication scopes)\b|"
-            r"\bAccess Denied: (?:BigQuery|Table|Dataset)\b",
+            r"\bAccess Denied: (?:BigQuery|Table|Dataset)\b|"
+            # ... as a person tells it: the product, then its refusal in the same sentence with no
+            # TPU between them ("the script inserts metrics into a BigQuery table and that call
+            # fails with a 403 about insufficient authentication scopes"), or the refusal, then
+            # the product it came from ("403 insufficient scopes when writing to BigQuery")
+            r"\b"
+            + _OTHER_PRODUCT
+            + r"\b"
+            + _NO_TPU_IN_SENTENCE
+            + r"{0,120}?"
+            + _REFUSAL
+            + r"|"
+            + _REFUSAL
+            + _NO_TPU_IN_SENTENCE
+            + r"{0,40}?\b(?:to|from|on|calling|writing to|querying|reading|para|d[oea]|n[oa]|ao)"
+            r"\s+(?:the\s+|a\s+|o\s+)?" + _OTHER_PRODUCT + r"\b",
             re.I,
         ),
     ),
@@ -636,9 +672,12 @@ _RULES: tuple[_Rule, ...] = (
             # NaN or inf shortly after the loss or the gradients ("loss = nan", "loss became NaN",
             # "a perda virou nan", "grad_norm inf"), but not a starting value: Keras's "val_loss
             # improved from inf" on every first epoch, `best_loss = float("inf")`, `np.inf`
-            r"\b(?:loss|losses|gradients?|grad_norm|perda)\b[^\n]{0,20}?"
+            # ... and not a NaN the line rules out ("a loss desce normal, sem NaN", "loss never
+            # goes NaN")
+            r"\b(?:loss|losses|gradients?|grad_norm|perda)\b"
+            r"(?:(?!\b(?:no|not|never|without|nor|sem|nem|nunca|n[ãa]o|nenhum)\b)[^\n]){0,20}?"
             r"(?<!from )(?<![.'\"])\b(?:nan|inf|infinite|infinity|infinito)\b|"
-            r"\bNaN (?:loss|gradients?)\b|"
+            r"(?<!\bno )(?<!\bsem )(?<!\bnot )\bNaN (?:loss|gradients?)\b|"
             # JAX's debug_nans naming the operation of the person's code that made the first NaN
             r"\bFloatingPointError: invalid value \(nan\) encountered in\b",
             re.I,
@@ -672,6 +711,19 @@ _RULES: tuple[_Rule, ...] = (
             # compiled (not a size that changes between the TPU's steps: dynamic-shape)
             r"\bCannot batch tensors with different shapes in component\b|"
             r"\bstack expects each tensor to be equal size\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # Keras asked for more batches than the dataset gives ("Your input ran out of data": the
+        # steps_per_epoch times the epochs), or given an endless (repeated) dataset with no
+        # steps_per_epoch to end an epoch: the dataset's length against the fit's arguments, on
+        # any device, not how many steps run per call to the TPU (steps-per-execution)
+        "dataset_steps",
+        re.compile(
+            r"\bYour input ran out of data\b|"
+            r"\bWhen providing an infinite dataset, you must specify the number of steps\b|"
+            r"\byou should specify the `?steps_per_epoch`? argument\b",
             re.I,
         ),
     ),

@@ -175,8 +175,18 @@ _TRACEBACK_FRAMING = re.compile(
 )
 # A line of a pasted JSON body that only opens a field ('"error": {', '"errors": [')
 _JSON_OPENER = re.compile(r'^\s*[\[{]?\s*"[\w.-]+"\s*:\s*[\[{]\s*$')
+# A line that only greets or thanks: an email's or a chat post's "Oi Thiago," / "Hi team," at the
+# top and "Valeu!" / "Thanks in advance," at the bottom. As a title it was searched as the
+# report's heading, and in prose it took the place of a line that tells the problem.
+_COURTESY = re.compile(
+    r"^(?:(?:oi|ol[aá]|hi|hello|hey|dear|greetings|bom dia|boa tarde|boa noite|e a[ií]|fala)"
+    r"(?:(?:\s+[\w.@-]+){0,5}\s*[,!:]+|(?:\s+[\w.@-]+)?)"
+    r"|(?:thanks|thank you|thx|cheers|regards|best regards|valeu|vlw|obrigad[oa]|abra[çc]os|abs)"
+    r"(?:,?\s+[\w.-]+){0,4}\s*[,.!]*)\s*$",
+    re.I,
+)
 # Lines that never name the problem, whatever error words they carry
-_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER)
+_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER, _COURTESY)
 # The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
 # `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
 # no more capacity in the zone…"`, and the message line states the error in plain words that
@@ -448,6 +458,8 @@ def title_line(lines: list[str]) -> str | None:
     first = lines[0]
     if len(first) > 200 or len(first.split()) < 2 or _FRAME_LINE.match(first):
         return None
+    if _COURTESY.match(first):
+        return None
     if first.lower().startswith(("traceback", "```")):
         return None
     return first
@@ -596,9 +608,10 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
         seen.add(key)
         chosen.append(i)
     if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
-        chosen = list(range(min(limit // 2, len(lines)))) + list(
-            range(max(limit // 2, len(lines) - limit // 2), len(lines))
+        told = [i for i, line in enumerate(lines) if not _COURTESY.match(line)] or list(
+            range(len(lines))
         )
+        chosen = told[: limit // 2] + told[max(limit // 2, len(told) - limit // 2) :]
     return [(i, lines[i]) for i in sorted(set(chosen))]
 
 
