@@ -1073,11 +1073,15 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     for said in (
         "the TPU does ~4-5 ms of work and then sits idle for ~60 ms, then another 4 ms",
         "in the trace there is a gap before every single step",
+        "every step the TPU is busy for maybe 3 ms and then does nothing for ~20 ms",
+        "the device does nothing for ~20 ms until the next step starts",
     ):
         assert read_profile(said).idle_gaps == 1, said
     assert not read_profile("a gap before the next release of jax")
     assert not read_profile("the team was busy in bursts all week").idle_gaps
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
+    assert not read_profile("busy for 3 days with the paper, the job did nothing useful").idle_gaps
+    assert not read_profile("it does nothing until the next release fixes it").idle_gaps
 
 
 def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():

@@ -218,6 +218,11 @@ _IDLE_GAPS = re.compile(
     r"|\bgaps?\s+where\s+(?:the\s+)?(?:TPU|device|chips?)\s+(?:does|did|is\s+doing)\s+nothing\b"
     r"|\b(?:TPU|device)\s+(?:does|did|runs|ran)\s+~?\d[^\n.]{0,20}?\bof\s+work\b[^\n.]{0,20}?"
     r"\b(?:sits|stays|is|goes)\s+idle\b"
+    # "the TPU is busy for maybe 3 ms and then does nothing for ~20 ms until the next step"
+    r"|\bbusy\s+(?:for\s+)?(?:maybe\s+|about\s+|roughly\s+|around\s+)?~?\d[^\n.]{0,30}?"
+    r"\b(?:does\s+nothing|sits\s+idle|is\s+idle|idles)\b"
+    r"|\b(?:does|did)\s+nothing\s+(?:for\s+[^\n.]{0,20}?\s+)?(?:until|before)\s+(?:the\s+)?next\s+"
+    r"(?:step|execution|iteration|batch|call)\b"
     # the device's share given, "the rest of the step is host / TPU idle" (and in Portuguese)
     r"|\brest\s+(?:of\s+(?:the\s+)?(?:step|time)\s+)?(?:is|was)\s+(?:host\s*(?:/|and|or)\s*)?"
     r"(?:TPU\s+|device\s+)?idle\b"
