@@ -362,7 +362,7 @@ def rank(
     lookalike = lookalike_error(retrieval.evidence)
     abstain = (
         lookalike
-        or displaced(retrieval.evidence, params)
+        or displaced(retrieval.evidence)
         or should_abstain(top_conf, params, retrieval.used_dense)
         or unread(retrieval, top)
         or outside_guide(retrieval, top)
@@ -391,25 +391,30 @@ def _signature_stands(evidence: dict[str, Evidence]) -> bool:
     return any(ev.sig > 0 and ev.exclude < SPECIFIC_SIGNATURE for ev in evidence.values())
 
 
-# The weight from which a look-alike pattern that pushed the top entry down refuses the answer
-# left (`displaced`). The patterns of 0.9 and more name another world: a GPU's or CPU's XLA device,
-# Windows or a Mac, a plain VM, inputs and labels shuffled apart. Those of 0.8 often point to a
-# neighbour instead (a torch.profiler table is op-profiling's, not an op that fell back), and
-# there the runner-up is right: at 0.8, one right answer over every labelled and written set
-# (a question on profiling with PyTorch/XLA) was refused.
+# The weight from which a look-alike pattern refuses the answer (`displaced`). The patterns of 0.9
+# and more name another world: a GPU's or CPU's XLA device, Windows or a Mac, a plain VM, inputs
+# and labels shuffled apart. Those of 0.8 often point to a neighbour instead (a torch.profiler
+# table is op-profiling's, not an op that fell back), and there the runner-up is right: at 0.8,
+# one right answer over every labelled and written set (a question on profiling with PyTorch/XLA)
+# was refused.
 DISPLACES = 0.9
 
 
-def displaced(evidence: dict[str, Evidence], params: Calibration) -> bool:
-    """The entry the report reads most like was pushed off the top by one of its look-alike
-    patterns (`excludes`) of weight DISPLACES or more (inputs and labels shuffled apart, a Mac
-    finding no TPU), and no signature or profile rule of any entry stands unexcluded:
-    the entry now on top only shares the next most words with the report, so the assistant
-    abstains and names the entry set aside (`set_aside`). `lookalike_error` is the case where the
-    pushed-down entry's own error signature had matched too."""
+def displaced(evidence: dict[str, Evidence]) -> bool:
+    """One of the look-alike patterns (`excludes`) of weight DISPLACES or more matched (inputs and
+    labels shuffled apart, a Mac finding no TPU), whichever entry it belongs to, and no signature
+    or profile rule of any entry stands unexcluded: the report is about that other world, and the
+    entry on top only shares the most words with it, so the assistant abstains (and names the
+    entry set aside where the pattern pushed it off the top: `set_aside`). `lookalike_error` is
+    the case where the excluded entry's own error signature had matched too.
+
+    The entry need not be the one that would come first: labels shuffled apart in a report that
+    reads more like dynamic shapes (it shows `batch(…, drop_remainder=True)`) are still the
+    person's pipeline. Over the real reports and the fixtures, the inputs where such a pattern
+    matched with no signature standing are all look-alikes and near misses."""
     if _signature_stands(evidence):
         return False
-    return _pushed_down(evidence, params, DISPLACES) is not None
+    return any(ev.exclude >= DISPLACES and ev.exclude_hits for ev in evidence.values())
 
 
 # The lightest look-alike pattern (`excludes`) named after a refusal. The knowledge base's

@@ -167,6 +167,7 @@ NOTEBOOK_CAPACITY = [
     "Cannot connect to TPU backend due to usage limits in Colab.",
     "o ambiente de TPU do Colab não conecta mais, diz que atingi o limite de uso",
     "Kaggle says I have 0 hours of TPU quota left this week, can I get more?",
+    "the accelerator menu shows TPU VM v3-8 disabled and says 0 hrs remaining this week",
 ]
 NOTEBOOK_SESSION = [
     "Runtime disconnected. Your runtime has been disconnected due to inactivity or reaching its "
@@ -186,6 +187,9 @@ DATASET_STEPS = [
     "ValueError: When providing an infinite dataset, you must specify the number of steps to run "
     "(if you did not intend to create an infinite dataset, make sure to not call `repeat()` on "
     "the dataset).",
+    # ... or said: a repeated dataset and no steps_per_epoch
+    "the bar shows 15230/Unknown and keeps counting; ds.shuffle(10000).repeat().batch(1024), no "
+    "steps_per_epoch set",
 ]
 NUMERICS = [
     # JAX's debug_nans pointing at the person's own division
@@ -271,6 +275,8 @@ BILLING = [
     "qt sai uma v5e-8 spot por hora em us-west4?",
     "how much is a v6e-4 per month if I keep it running?",
     "do I keep paying for the v4-8 while it is stopped? is it billed per second?",
+    # a cost compared between types
+    "v5e or v6e for fine-tuning Gemma 7B, which one is cheaper per training token?",
 ]
 OFFERING = [
     "Is TPU v5e available in europe-west4?",

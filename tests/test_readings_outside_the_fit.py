@@ -15,6 +15,17 @@ import pytest
 
 REPORTS = [
     (
+        # TensorFlow on a TPU VM refused to load the runtime another process still holds, and the
+        # initialization then found no TPU: tpu-connection's `tpu-held-by-another-process`
+        # look-alike sets its "TPUs not found" aside for the busy device
+        "hang-on-error",
+        "Second run on the v3-8 TPU VM fails right away after I killed the first one with Ctrl+C:\n"
+        "I0301 10:02:11.118204 4401 tpu_initializer_helper.cc:94] libtpu.so already in use by "
+        "another process. Not attempting to load libtpu.so in this process.\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: TPUs not found in the cluster. "
+        "Failed in initialization.",
+    ),
+    (
         # another product named, then the TPU's own request refused for its scopes: the TPU API
         # refused, whatever BigQuery did (create-403-scopes' `other-product-refused` look-alike
         # needs the two in one sentence with no TPU between them)

@@ -435,6 +435,8 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
         "a 3-layer MLP, hidden_dim=64",
         "two layers of 64 hidden units",
         "um MLP com 3 camadas ocultas de 64",
+        "embeddings of dim 32, concatenated, then 6 Dense layers of width 64 with ReLU",
+        "hidden layers of size 64",
     ):
         assert read_profile(text).widest_layer == 64, text
     # a transformer's hidden_size is its model width, and "hidden" alone is no width
@@ -718,9 +720,15 @@ def test_a_tpu_the_person_does_not_use_is_no_evidence():
         "GPU_NUM_DEVICES=1 python test_train_mp_mnist.py is slower with torch_xla than with cuda",
         "PJRT_DEVICE=CUDA python train.py; device = xm.xla_device() on my RTX 4090",
         "torch_xla on one V100, image gcr.io/tpu-pytorch/xla:nightly_3.8_cuda_11.8",
+        # PyTorch/XLA on the laptop's CPU, the TPU only a plan
+        "PJRT_DEVICE=CPU python train.py takes 9 s a step on my laptop, before moving to the TPU",
+        # PyTorch/XLA said to be left out of the run
+        "torch.compile with inductor on my RTX 4090 (no torch_xla involved in this run) recompiles",
     )
     for text in on_gpu:
         assert read_context(text).gate == "device", text
+    # a TPU VM's debug run on the CPU keeps the TPU it names
+    assert read_context("on the v4-8 I set PJRT_DEVICE=CPU to debug a shape").gate is None
     # the issue template's prompt names the TPU; the answer after it is what counts
     template = "- Reproducible on XLA backend [CPU/TPU]: Tesla T4 GPU\n- torch version: 2.1"
     assert read_context(template).gate == "device"
@@ -1082,6 +1090,15 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
     assert not read_profile("busy for 3 days with the paper, the job did nothing useful").idle_gaps
     assert not read_profile("it does nothing until the next release fixes it").idle_gaps
+    # ... nor a trace said to show none
+    for ruled_out in (
+        "input is pre-loaded on device, trace shows no gaps between steps",
+        "no input wait, no idle gaps between steps",
+        "the trace does not show any gaps between steps",
+        "no trace não tem buraco entre um passo e outro",
+    ):
+        assert not read_profile(ruled_out).idle_gaps, ruled_out
+    assert read_profile("no trace tem buracos entre os passos").idle_gaps == 1
 
 
 def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():

@@ -31,29 +31,44 @@ def test_the_entry_that_would_have_come_first_without_its_pattern_is_named(engin
     assert set_aside({"b-entry": Evidence(lex=0.3)}, params) is None
 
 
-def test_the_answer_left_after_a_pattern_of_another_world_pushed_the_top_down_is_refused(engine):
-    params = engine.params
+def test_the_answer_left_after_a_pattern_of_another_world_matched_is_refused():
     evidence = {
         "a-entry": _excluded("a-entry", DISPLACES, 0.9),
         "b-entry": Evidence(lex=0.3, dense=0.4),
     }
-    assert displaced(evidence, params)
-    # a lighter pattern (one pointing to a neighbour entry), or one that changed nothing at the
-    # top, leaves the answer to the confidence
-    lighter = {**evidence, "a-entry": _excluded("a-entry", DISPLACES - 0.1, 0.9)}
-    assert not displaced(lighter, params)
+    assert displaced(evidence)
+    # the excluded entry need not be the one that would come first: the other world is named
     behind = {
         "a-entry": _excluded("a-entry", DISPLACES, 0.1),
         "b-entry": Evidence(lex=0.9, dense=0.7),
     }
-    assert not displaced(behind, params)
+    assert displaced(behind)
+    # a lighter pattern (one pointing to a neighbour entry) leaves the answer to the confidence
+    lighter = {**evidence, "a-entry": _excluded("a-entry", DISPLACES - 0.1, 0.9)}
+    assert not displaced(lighter)
     # ... and so does a signature of another entry that stands
     hit = _hit("b-entry", "b-signature", 1.0, "the error line")
     standing = {
         **evidence,
         "b-entry": Evidence(lex=0.3, dense=0.4, sig=1.0, signature_hits=[(hit, 2)]),
     }
-    assert not displaced(standing, params)
+    assert not displaced(standing)
+
+
+def test_labels_shuffled_apart_are_refused_whichever_entry_the_report_reads_like(engine):
+    """Targets shuffled apart from their features in a report that also talks of fixed batch
+    sizes and per-core splits: accuracy-drop's `shuffled-apart` names the person's pipeline, and
+    the answer is refused whichever entry the rest of the words lean to."""
+    report = (
+        "CIFAR-10 on a v2-8 with TPUStrategy: train loss barely moves and val acc sits at 0.1. "
+        "Could the per-core split of the batch or a shape issue explain it? Input code:\n"
+        "feats = tf.data.Dataset.from_tensor_slices(features).shuffle(4096)\n"
+        "targets = tf.data.Dataset.from_tensor_slices(labels).shuffle(4096)\n"
+        "train = tf.data.Dataset.zip((feats, targets)).batch(512, drop_remainder=True)\n"
+    )
+    retrieval = engine.retrieve(report)
+    assert retrieval.evidence["accuracy-drop"].exclude >= DISPLACES
+    assert engine.ask(report).abstained
 
 
 def test_inputs_and_labels_shuffled_apart_are_not_an_accuracy_drop(engine):

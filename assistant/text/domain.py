@@ -73,7 +73,7 @@ _PTXLA_VOCABULARY = (
 _TPU_EVIDENCE = re.compile(rf"\b(?:{_TPU_NAMES}|{_PTXLA_VOCABULARY})\b", re.I)
 _TPU_NAMED = re.compile(rf"\b(?:{_TPU_NAMES})\b", re.I)
 _XLA_ELSEWHERE = re.compile(
-    r"\b(?:gpu_num_devices|pjrt_device\s*=\s*(?:cuda|gpu)|xla:gpu|xla[ _-]gpu|gpu[ _-]xla|"
+    r"\b(?:gpu_num_devices|pjrt_device\s*=\s*(?:cuda|gpu|cpu)|xla:gpu|xla[ _-]gpu|gpu[ _-]xla|"
     r"xla_cuda\w*|xla:\S*cuda[\w.]*|"  # the last: a PyTorch/XLA image tagged for CUDA
     r"neuronx(?:-cc|-distributed)?|torch[-_]neuronx|aws[- ]neuron|trn[12]|inf2)",
     re.I,
@@ -121,6 +121,8 @@ _OTHER_DEVICE = re.compile(
     r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run|"
     r"preprocessing|job|script)|"
     r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|cpu\s+vms?|"
+    # PyTorch/XLA told to run on the CPU
+    r"pjrt_device\s*=\s*cpu|"
     r"no\s+(?:accelerators?|gpus?)\s+attached|"
     # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
     r"accelerator\s*=\s*[\"']?(?:cpu|gpu|cuda|mps)|tensor\s+g\d)\b",
@@ -154,6 +156,10 @@ _DISOWNED_TPU = re.compile(
     r"(?:\b(?:am|are|is|was|were)|['’](?:m|re))\s+not\s+(?:on|running\s+on)\s+(?:an?\s+|the\s+|any\s+)?TPUs?\b|"
     r"\bwithout\s+(?:using\s+)?(?:an?\s+|any\s+)?TPUs?\b|"
     r"\bno\s+TPUs?\s+(?:involved|here|at\s+all|needed|required)\b|"
+    # ... or PyTorch/XLA left out of the run: "(no torch_xla involved in this run)", "the same
+    # script without torch_xla"
+    r"\bno\s+(?:torch_xla|torch-xla|pytorch/xla)\s+(?:involved|here|at\s+all|used|imported)\b|"
+    r"\bwithout\s+(?:torch_xla|torch-xla|pytorch/xla)\b|"
     r"\bnot\s+(?:a\s+)?TPU[- ](?:related|specific|issue|problem)\b|"
     # set apart in brackets, after a comma or as a sentence of its own: "(not TPU, plain Compute
     # Engine)", "a GPU VM, not a TPU", "Not the TPU itself, the preprocessing VM", "não é TPU mas é

@@ -332,7 +332,8 @@ _RULES: tuple[_Rule, ...] = (
             # a cost compared or discounted: "how do the hourly costs compare", "cheaper per
             # chip-hour", "does a committed-use discount apply to TPUs?"
             r"\bcommitted[- ]use\s+discounts?\b|\b(?:hourly\s+)?costs?\s+compare\b|"
-            r"\bcheaper\s+per\s+(?:chip|core|hour)\b|\bper\s+chip-hour\b|"
+            r"\bcheaper\s+per\s+(?:chip|core|hour|(?:training\s+)?tokens?|steps?|samples?)\b|"
+            r"\bper\s+chip-hour\b|\bwhich\s+(?:one\s+)?is\s+cheaper\b|"
             # "does it stop charging?", "a diferença de preço de spot pra on-demand", the pricing
             # calculator
             r"\bstops?\s+(?:charging|billing)\b|\bpara\s+de\s+cobrar\b|"
@@ -464,7 +465,9 @@ _RULES: tuple[_Rule, ...] = (
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
-            r"(?:TPU\s+|GPU\s+)?hours)\b",
+            r"(?:TPU\s+|GPU\s+)?hours)\b|"
+            # Kaggle's counter of the week's accelerator hours: "says 0 hrs remaining this week"
+            r"\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\s+(?:remaining|left)\s+(?:this|for\s+the)\s+week\b",
             re.I,
         ),
     ),
@@ -723,7 +726,11 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bYour input ran out of data\b|"
             r"\bWhen providing an infinite dataset, you must specify the number of steps\b|"
-            r"\byou should specify the `?steps_per_epoch`? argument\b",
+            r"\byou should specify the `?steps_per_epoch`? argument\b|"
+            # ... or said: a repeated dataset and no steps_per_epoch ("ds.repeat().batch(1024), no
+            # steps_per_epoch set"), so Keras's epoch never ends
+            r"\brepeat\(\)[^\n]{0,120}?\b(?:no|without(?:\s+a)?|sem)\s+`?steps_per_epoch\b|"
+            r"\b(?:no|without(?:\s+a)?|sem)\s+`?steps_per_epoch\b[^\n]{0,120}?\brepeat\(\)",
             re.I,
         ),
     ),

@@ -242,6 +242,23 @@ _IDLE_GAPS = re.compile(
     re.I,
 )
 
+# Words just before a reading that say there is none: "the trace shows no gaps between steps",
+# "without any gaps before the next step", "não tem buraco entre um passo e outro". A profile told
+# to rule a cause out is no figure for it.
+_NONE_BEFORE = re.compile(
+    r"\b(?:no|without(?:\s+any)?|never|zero|not\s+any|sem|nenhum|nenhuma"
+    r"|(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t)\s+(?:show|see|have)(?:\s+any)?"
+    r"|n[ãa]o\s+(?:tem|h[áa]|vejo|aparece|aparecem)(?:\s+(?:nenhum|nenhuma))?)"
+    r"\s+(?:(?:idle|visible|obvious|real|big|large|noticeable|such|grandes?|vis[íi]veis?)\s+)?$",
+    re.I,
+)
+
+
+def _ruled_out(text: str, start: int) -> bool:
+    """The reading that starts at `start` is denied by the words just before it."""
+    return _NONE_BEFORE.search(text[max(0, start - 40) : start]) is not None
+
+
 # Where the host spends those gaps: producing the next batch. The trace's host lane inside the data
 # iterator ("on the host side that time is in my `__next__` frames", "one long python region
 # inside my batches() generator"; a traceback's "line 630, in __next__" is not this), or a few
@@ -513,6 +530,12 @@ _LAYERS_WIDE = [
     re.compile(
         r"\b(?:dense|hidden|fully[- ]connected|linear)\s+layers\s+(?:of|with)\s+(\d{1,5})\s+"
         r"(?:units|neurons|features)\b",
+        re.I,
+    ),
+    # "6 Dense layers of width 64", "hidden layers of size 48"
+    re.compile(
+        r"\b(?:dense|hidden|fully[- ]connected|linear)\s+layers\s+(?:of|with)\s+(?:a\s+)?"
+        r"(?:width|size)\s*[:=]?\s*(\d{1,5})\b",
         re.I,
     ),
     re.compile(r"\b(\d{1,5})[- ](?:unit|neuron|wide)\s+(?:dense\s+|hidden\s+)?layers\b", re.I),
@@ -988,7 +1011,7 @@ def read_profile(text: str) -> ProfileFigures:
         found["memory_used"] = used
     for name, value in _chip_tables(text).items():
         found.setdefault(name, value)
-    if _IDLE_GAPS.search(text):
+    if any(not _ruled_out(text, m.start()) for m in _IDLE_GAPS.finditer(text)):
         found["idle_gaps"] = 1
     if _HOST_FEEDING.search(text) or _top_pegged(text):
         found["host_feeding"] = 1
