@@ -447,6 +447,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que a diferenciação automática recusou o grafo do próprio modelo "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.model_input": (
+        "line {line} says the data does not fit the input the model was built for (“{text}”), "
+        "which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que os dados não cabem na entrada para a qual o modelo foi construído "
+        "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1962,6 +1968,21 @@ STRINGS: dict[str, tuple[str, str]] = {
         "uma vez. Uma perda sem grad_fn, ou sem gradientes para nenhuma variável: ela foi "
         "desligada do grafo (`.item()`, `.detach()`, `no_grad`) ou não depende dos pesos "
         "treinados.",
+    ),
+    "answer.note_outside.model_input": (
+        "Line {line} says the data does not fit the input the model was built for (“{text}”): "
+        "Keras checks every batch against the model's input shape, and a size other than the "
+        "batch's differs (a resize or crop in the preprocessing, the channels, the Input's own "
+        "size). It happens on any device; the guide I answer from does not cover it, and it is "
+        "not a shape the TPU cannot compile. Compare the dataset's `element_spec` with "
+        "`model.input_shape` and make the preprocessing produce exactly that size.",
+        "A linha {line} diz que os dados não cabem na entrada para a qual o modelo foi construído "
+        "(“{text}”): o Keras confere cada lote com o formato de entrada do modelo, e um tamanho "
+        "além do lote difere (um resize ou crop no pré-processamento, os canais, o tamanho do "
+        "próprio Input). Acontece em qualquer dispositivo; o guia de onde tiro as respostas não "
+        "cobre isso, e não é um formato que a TPU não consegue compilar. Compare o "
+        "`element_spec` do dataset com `model.input_shape` e faça o pré-processamento produzir "
+        "exatamente esse tamanho.",
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

@@ -517,6 +517,12 @@ SPAWN_GUARD = [
     "        current process has finished its bootstrapping phase.",
     "                freeze_support()",
 ]
+MODEL_INPUT = [
+    'ValueError: Input 0 of layer "sequential" is incompatible with the layer: expected '
+    "shape=(None, 224, 224, 3), found shape=(64, 256, 256, 3)",
+    "ValueError: Input 0 is incompatible with layer model: expected shape=(None, 128, 128, 1), "
+    "found shape=(32, 128, 128, 3)",
+]
 TRACER_LEAK = [
     "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
     "by JAX had a side effect, allowing for a reference to an intermediate value with type "
@@ -791,6 +797,7 @@ def _outside(text: str):
         *[("strategy", x) for x in STRATEGY],
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
+        *[("model_input", x) for x in MODEL_INPUT],
         *[("traced_condition", x) for x in TRACED_CONDITION],
         *[("spawn_guard", x) for x in SPAWN_GUARD],
         *[("certificate", x) for x in CERTIFICATE],

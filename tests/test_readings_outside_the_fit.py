@@ -15,6 +15,17 @@ import pytest
 
 REPORTS = [
     (
+        # one worker of a pod slice died on an error outside the guide (a shard missing from the
+        # bucket); the others are said to be still running with nothing printed since: the hang
+        # that follows, others-left-waiting's
+        "hang-on-error",
+        "gcloud compute tpus tpu-vm ssh pod-v4-32 --worker=all --command='python3 train.py'\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: Error executing an HTTP request: "
+        "HTTP response code 404 with body 'No such object: my-bkt/shards/train-00211-of-00512'\n"
+        "##### Command execution on worker 1 failed with exit status 1. Continuing.\n"
+        "an hour later workers 0, 2 and 3 are still running python3 and nothing has been printed",
+    ),
+    (
         # TensorFlow on a TPU VM refused to load the runtime another process still holds, and the
         # initialization then found no TPU: tpu-connection's `tpu-held-by-another-process`
         # look-alike sets its "TPUs not found" aside for the busy device

@@ -1083,6 +1083,8 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
         "in the trace there is a gap before every single step",
         "every step the TPU is busy for maybe 3 ms and then does nothing for ~20 ms",
         "the device does nothing for ~20 ms until the next step starts",
+        "each step is a 2 ms block, then a gap of roughly 12-15 ms before the next one starts",
+        "the steps sit roughly 55-60 ms apart, with long empty stretches on the TPU rows between",
     ):
         assert read_profile(said).idle_gaps == 1, said
     assert not read_profile("a gap before the next release of jax")
@@ -1090,6 +1092,7 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     assert not read_profile("the TPU was idle for a week while I was on holiday").idle_gaps
     assert not read_profile("busy for 3 days with the paper, the job did nothing useful").idle_gaps
     assert not read_profile("it does nothing until the next release fixes it").idle_gaps
+    assert not read_profile("the two releases came 3 months apart").idle_gaps
     # ... nor a trace said to show none
     for ruled_out in (
         "input is pre-loaded on device, trace shows no gaps between steps",
@@ -1352,6 +1355,7 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         # the analyzer's verdict quoted without its figure
         "TPU idle time 86.9%, and the analyzer says: Your program is NOT input-bound",
         "a TPU fica ociosa entre os steps e o profiler diz que não está input-bound",
+        "all in host RAM so the input should not be the problem, yet gaps between steps",
     ]:
         _reads_and_routes(text, "input_ready", ["steps-per-execution"])
     # the same gaps with nothing said of the input fit both, and the words decide

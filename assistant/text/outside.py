@@ -10,8 +10,9 @@ the account access to a bucket or an object (`storage_access`: an IAM permission
 storage.objects.get) or has no object at the path asked for (`storage_missing`: a 404, "No such
 object"), that a Kubernetes pod could not pull its container image (`container_image`:
 ErrImagePull), that Keras's steps do not match the dataset's length (`dataset_steps`: "Your
-input ran out of data", an endless dataset with no steps_per_epoch), that the loss or a tensor
-became NaN or infinite (`numerics`; not when the line says
+input ran out of data", an endless dataset with no steps_per_epoch), that the data does not fit
+the model's input (`model_input`: Keras's "Input 0 of layer … is incompatible with the
+layer"), that the loss or a tensor became NaN or infinite (`numerics`; not when the line says
 only the TPU does it), or that the machine's own RAM ran out (`host_memory`: a C++
 `bad_alloc`, a Python `MemoryError`, the OOM killer, "out of RAM" in the person's words), which is
 not the TPU's HBM, that the host's data-loading code crashed (`data_loading`: a tokenizer, an image
@@ -937,6 +938,14 @@ _RULES: tuple[_Rule, ...] = (
             r"\bNo gradients provided for any variable\b",
             re.I,
         ),
+    ),
+    _Rule(
+        # Keras checked a batch against the input the model was built for and a size other than
+        # the batch's differs ("Input 0 of layer "model" is incompatible with the layer: expected
+        # shape=(None, 160, 160, 3), found shape=(16, 192, 192, 3)"): the data's preprocessing or
+        # the model's Input, on any device, not a shape the TPU cannot compile (dynamic-shape)
+        "model_input",
+        re.compile(r"\bInput \d+ (?:of layer \S+ )?is incompatible with (?:the )?layer\b", re.I),
     ),
     _Rule(
         # JAX's tracer leaked out of the transformation that made it (kept in a global, a list or

@@ -209,7 +209,11 @@ _IDLE_GAPS = re.compile(
     r"(?:little\s+|tiny\s+|short\s+|small\s+)?(?:slivers|bursts|blips)\b"
     # "a gap of ~35 ms before the next step starts"
     r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before|until)\s+(?:the\s+)?next\s+"
-    r"(?:step|execution|iteration|batch|call|TPUExecute)\b"
+    r"(?:step|execution|iteration|batch|call|TPUExecute|one)\b"
+    # "long empty stretches on the TPU rows between them", "the steps sit ~55 ms apart"
+    r"|\b(?:empty|idle|blank)\s+(?:stretches|spans|space|regions?)\s+(?:on\s+(?:the\s+)?"
+    r"(?:TPU|device)\s+(?:rows?|lanes?|lines?)\s+)?between\b"
+    r"|\b(?:steps?|executions?|iterations?)\b[^\n.]{0,40}?\b~?\d+(?:\s*-\s*\d+)?\s*ms\s+apart\b"
     # "a gap before every single step", "a ~70ms gap every single step", "does ~4 ms of work and
     # then sits idle for ~60 ms"
     r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before\s+|on\s+|in\s+)?(?:every|each)\s+"
@@ -346,7 +350,7 @@ _INPUT_READY = re.compile(
     r"|\b(?:synthetic|sint[ée]tic[oa]s?|fake|dummy)\b[^.\n]{0,40}?\b(?:mesm[ao]\s+(?:coisa|tempo"
     r"|velocidade|resultado|n[úu]meros?)|(?:d[áa]|fica)\s+igual|n[ãa]o\s+(?:muda|mudou|ajuda|ajudou))"
     r"|\b(?:input(?:\s+pipeline)?|data\s*loader|data\s+loading)\s+(?:is\s+not|isn'?t|was\s+not"
-    r"|wasn'?t)\s+(?:the\s+)?(?:issue|problem|bottleneck|culprit)\b"
+    r"|wasn'?t|should\s+not\s+be|shouldn'?t\s+be)\s+(?:the\s+)?(?:issue|problem|bottleneck|culprit)\b"
     r"|\bnot\s+the\s+input(?:\s+pipeline)?\b"
     # one batch fed again and again, the time unchanged: "feeding the same pre-loaded batch over
     # and over gives the same 38 ms", "usando sempre o mesmo lote dá o mesmo tempo"
