@@ -4,9 +4,9 @@ These reports are written for the tests (in our own words, after the kinds of re
 held). They are kept out of `tests/fixtures/kb`, whose inputs the confidence model is fitted on:
 added there, these three moved the real reports' cross-validated hit@1 from 0.956 to 0.949 (a
 fit that leans harder on signatures and profile figures, which short real symptoms lack). See the
-README's lab notebook, "This version". So did a near miss for NCCL's GPU collectives, asserted
-below (`test_nccl_on_gpus_is_no_tpu_connection`): as a fixture it moved one real report of one
-partition under the threshold (hit@1 0.954 to 0.949).
+README's lab notebook. So did a near miss for NCCL's GPU collectives, asserted below
+(`SET_ASIDE`): as a fixture it moved one real report of one partition under the threshold (hit@1
+0.954 to 0.949).
 """
 
 from __future__ import annotations
@@ -81,6 +81,65 @@ def test_the_reading_answers_its_entry(engine, entry, text):
     assert answer.results[0].id == entry
 
 
+# Reports where one of an entry's look-alike patterns (`excludes`) matches: (the entry, the
+# weight the pattern reaches at least, what is answered after it: an entry, or None for a
+# refusal, the report).
+SET_ASIDE = [
+    (
+        # NVIDIA's collectives library failing to join a GPU cluster's ranks, in a report that
+        # names the TPU slice the same script runs on: `nccl-collectives` sets tpu-connection
+        # aside. As a fixture this near miss moved one real report of one partition under the
+        # threshold (hit@1 0.954 to 0.949)
+        "tpu-connection",
+        0.9,
+        None,
+        "The JAX script that trains on our v4-16 fine, moved to two GPU nodes with 8 H100 each, "
+        "stops at jax.distributed.initialize and after 10 minutes:\n"
+        "E external/xla/xla/service/gpu/nccl_clique.cc:232] Timed out waiting for 4 of 16 ranks "
+        "to join NCCL clique\n"
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: NCCL operation ncclCommInitRank failed: "
+        "unhandled system error",
+    ),
+    (
+        # "TransferFromDeviceTime too frequent" beside "Op(s) not lowered" is the fallback's cost:
+        # steps-per-execution's `ops-not-lowered` sets it aside and op-unavailable stands
+        "steps-per-execution",
+        0.8,
+        "op-unavailable",
+        "Slow fine-tuning on a v3-8 with torch_xla; PT_XLA_DEBUG_LEVEL=1 prints every step:\n"
+        "pt-xla-profiler: TransferFromDeviceTime too frequent: 812 counts during 200 steps\n"
+        "pt-xla-profiler: Op(s) not lowered: aten::_ctc_loss, aten::_ctc_loss_backward,  Please "
+        "open a GitHub issue with the above op lowering requests.\n",
+    ),
+    (
+        # targets shuffled apart from their features in a report that also talks of fixed batch
+        # sizes and per-core splits: accuracy-drop's `shuffled-apart` names the person's
+        # pipeline, and the answer is refused whichever entry the rest of the words lean to
+        # (`decide.displaced`)
+        "accuracy-drop",
+        0.9,
+        None,
+        "CIFAR-10 on a v2-8 with TPUStrategy: train loss barely moves and val acc sits at 0.1. "
+        "Could the per-core split of the batch or a shape issue explain it? Input code:\n"
+        "feats = tf.data.Dataset.from_tensor_slices(features).shuffle(4096)\n"
+        "targets = tf.data.Dataset.from_tensor_slices(labels).shuffle(4096)\n"
+        "train = tf.data.Dataset.zip((feats, targets)).batch(512, drop_remainder=True)\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry", "weight", "answered", "text"), SET_ASIDE, ids=[e for e, *_ in SET_ASIDE]
+)
+def test_a_look_alike_pattern_sets_its_entry_aside(engine, entry, weight, answered, text):
+    assert engine.retrieve(text).evidence[entry].exclude >= weight
+    answer = engine.ask(text)
+    if answered is None:
+        assert answer.abstained
+    else:
+        assert not answer.abstained and answer.best.id == answered
+
+
 def test_a_busy_device_is_still_a_process_holding_the_tpu(engine):
     text = (
         "RuntimeError: Unable to initialize backend 'tpu': UNKNOWN: TPU initialization failed: "
@@ -89,23 +148,6 @@ def test_a_busy_device_is_still_a_process_holding_the_tpu(engine):
         "ps aux shows the python3 of my previous run still alive"
     )
     assert engine.ask(text).results[0].id == "hang-on-error"
-
-
-def test_nccl_on_gpus_is_no_tpu_connection(engine):
-    """NVIDIA's collectives library failing to join a GPU cluster's ranks, in a report that names
-    the TPU slice the same script runs on: tpu-connection's `nccl-collectives` look-alike sets it
-    aside, and the answer is refused."""
-    text = (
-        "The JAX script that trains on our v4-16 fine, moved to two GPU nodes with 8 H100 each, "
-        "stops at jax.distributed.initialize and after 10 minutes:\n"
-        "E external/xla/xla/service/gpu/nccl_clique.cc:232] Timed out waiting for 4 of 16 ranks "
-        "to join NCCL clique\n"
-        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: NCCL operation ncclCommInitRank failed: "
-        "unhandled system error"
-    )
-    retrieval = engine.retrieve(text)
-    assert retrieval.evidence["tpu-connection"].exclude >= 0.9
-    assert engine.ask(text).abstained
 
 
 def test_another_products_403_told_in_prose_is_no_tpu_scopes_problem(engine):

@@ -1620,21 +1620,6 @@ def test_more_ways_to_say_the_host_or_the_gaps_or_the_memory():
     assert pt.idle_gaps == 1 and pt.input_ready == 1
 
 
-def test_the_ops_pytorch_xla_did_not_lower_explain_its_frequent_transfers(engine):
-    """ "TransferFromDeviceTime too frequent" beside "Op(s) not lowered" is the fallback's cost:
-    steps-per-execution sets it aside (its `ops-not-lowered` look-alike) and op-unavailable stands."""
-    report = (
-        "Slow fine-tuning on a v3-8 with torch_xla; PT_XLA_DEBUG_LEVEL=1 prints every step:\n"
-        "pt-xla-profiler: TransferFromDeviceTime too frequent: 812 counts during 200 steps\n"
-        "pt-xla-profiler: Op(s) not lowered: aten::_ctc_loss, aten::_ctc_loss_backward,  Please "
-        "open a GitHub issue with the above op lowering requests.\n"
-    )
-    retrieval = engine.retrieve(report)
-    assert retrieval.evidence["steps-per-execution"].exclude >= 0.8
-    answer = engine.ask(report)
-    assert not answer.abstained and answer.best.id == "op-unavailable"
-
-
 @pytest.mark.parametrize(
     "report",
     [

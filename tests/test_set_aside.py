@@ -55,22 +55,6 @@ def test_the_answer_left_after_a_pattern_of_another_world_matched_is_refused():
     assert not displaced(standing)
 
 
-def test_labels_shuffled_apart_are_refused_whichever_entry_the_report_reads_like(engine):
-    """Targets shuffled apart from their features in a report that also talks of fixed batch
-    sizes and per-core splits: accuracy-drop's `shuffled-apart` names the person's pipeline, and
-    the answer is refused whichever entry the rest of the words lean to."""
-    report = (
-        "CIFAR-10 on a v2-8 with TPUStrategy: train loss barely moves and val acc sits at 0.1. "
-        "Could the per-core split of the batch or a shape issue explain it? Input code:\n"
-        "feats = tf.data.Dataset.from_tensor_slices(features).shuffle(4096)\n"
-        "targets = tf.data.Dataset.from_tensor_slices(labels).shuffle(4096)\n"
-        "train = tf.data.Dataset.zip((feats, targets)).batch(512, drop_remainder=True)\n"
-    )
-    retrieval = engine.retrieve(report)
-    assert retrieval.evidence["accuracy-drop"].exclude >= DISPLACES
-    assert engine.ask(report).abstained
-
-
 def test_inputs_and_labels_shuffled_apart_are_not_an_accuracy_drop(engine):
     report = (
         "TPU v3-8 CNN stuck at 10% accuracy, GPU tutorial gets 90%. bfloat16?\n"

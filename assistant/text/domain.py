@@ -121,8 +121,6 @@ _OTHER_DEVICE = re.compile(
     r"cpu[- ]only\s+(?:machine|vm|instance|laptop|box|runtime|workstation|node|run|debug\s+run|"
     r"preprocessing|job|script)|"
     r"cpu\s+debug\s+run|device[= ]cpu|s[óo]\s+(?:a\s+)?cpu|cpu\s+mesmo|cpu\s+vms?|"
-    # PyTorch/XLA told to run on the CPU
-    r"pjrt_device\s*=\s*cpu|"
     r"no\s+(?:accelerators?|gpus?)\s+attached|"
     # Lightning's and Accelerate's choice of device, and a phone's Tensor chip
     r"accelerator\s*=\s*[\"']?(?:cpu|gpu|cuda|mps)|tensor\s+g\d)\b",
@@ -473,8 +471,8 @@ def read_context(text: str, title: str | None = None) -> Context:
     text = _TEMPLATE_PROMPT.sub(" ", _without_absent_backends(text))
     # another device, or PyTorch/XLA and XLA told to run on one (`PJRT_DEVICE=CUDA`, `xla:gpu`)
     device = _found(_OTHER_DEVICE, text)
-    device += [x for x in _found(_XLA_ELSEWHERE, text) if not any(x in d for d in device)]
-    device = device[:5]
+    elsewhere = _found(_XLA_ELSEWHERE, text)
+    device = (device + [x for x in elsewhere if not any(x in d for d in device)])[:5]
     tpu_text = _TPU_DOCUMENT.sub(" ", text)
     # A TPU the person disowns ("this is on the lab's RTX 4090 box, not the TPUs"), an Edge TPU or
     # a phone's, a TPU still only planned: its bare name elsewhere in the input ("the TPU
@@ -488,7 +486,7 @@ def read_context(text: str, title: str | None = None) -> Context:
     if device:
         tpu_text = _without_accelerator_lists(_NOT_CLOUD_TPU.sub(" ", tpu_text))
     evidence = _TPU_EVIDENCE
-    if _XLA_ELSEWHERE.search(text):
+    if elsewhere:
         evidence, tpu_text = _TPU_NAMED, _PTXLA_REGISTRY.sub(" ", tpu_text)
     tpu = _found(evidence, tpu_text)
     service = _found(_OTHER_SERVICE, text)
