@@ -1423,6 +1423,9 @@ def test_a_layer_chain_from_the_input_features_leaves_the_input_out():
     assert read_profile("MLP com 300 features de entrada → 64 → 32 → 1").widest_layer == 64
     # without the words, the first number may be a layer: the widest counts, as before
     assert read_profile("MLP 784 -> 128 -> 10").widest_layer == 784
+    # a chain beside layers in the code keeps the code's widths
+    both = "nn.Linear(784, 512), nn.Linear(512, 256); the small variant: layers 64 -> 32 -> 10"
+    assert read_profile(both).widest_layer == 512
 
 
 def test_a_loop_that_builds_a_layer_per_width_gives_its_widest():

@@ -600,6 +600,15 @@ _LAYER_CHAIN = re.compile(
     r"(?P<rest>(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
     re.I,
 )
+
+
+def _widest_in_chain(m: re.Match[str]) -> int:
+    """The widest layer of a `_LAYER_CHAIN` match: its first number too, unless named as the
+    input's features."""
+    after = [int(w) for w in re.findall(r"\d+", m.group("rest"))]
+    return max(after if m.group("input") else [int(m.group("first")), *after])
+
+
 # The length of a batch's sequences as a config or a person states it: "max_target_length=8192"
 # (MaxText), "max_seq_length 2048", "seq_len=1024", "sequence length of 4096", "block_size 1024",
 # "max_length=512", "comprimento de sequência 2048"
@@ -1036,9 +1045,7 @@ def read_profile(text: str) -> ProfileFigures:
         if not _CONTEMPLATED.search(text, max(0, m.start() - 12), m.start())
     ]
     said += [max(int(w) for w in m.group(1).split(",")) for m in _LAYER_LIST.finditer(text)]
-    for m in _LAYER_CHAIN.finditer(text):
-        widths = list(map(int, re.findall(r"\d+", m.group("rest"))))
-        said.append(max(widths if m.group("input") else [int(m.group("first")), *widths]))
+    said += [_widest_in_chain(m) for m in _LAYER_CHAIN.finditer(text)]
     said += [max(int(w) for w in m.group(2).split(",")) for m in _LAYER_LOOP.finditer(text)]
     said += [w for m in _FILTER_LIST.finditer(text) if (w := _widest_filters(m)) is not None]
     if len(widths) >= LAYERS_TO_JUDGE or said:
