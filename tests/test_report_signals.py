@@ -106,6 +106,9 @@ def test_profile_overview_figures_are_read_in_both_languages():
     assert read_profile("on the TPU v3 I see 45% of the step time idle").tpu_idle == 45.0
     # ... but a host figure is not the TPU's
     assert read_profile("TPU run is slow, the host is 80% idle").tpu_idle is None
+    # ... nor another measure's figure just before the word
+    terse = read_profile("my tpu is slow, mxu 12% idle 3%, per-core batch 128")
+    assert terse.mxu_utilization == 12.0 and terse.tpu_idle != 12.0
     p = read_profile(
         "Your program is HIGHLY input-bound because 71.3% of the total step time "
         "sampled is waiting for input."

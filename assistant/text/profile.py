@@ -69,10 +69,11 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
             r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP_SHARE + _NUM,
             re.I,
         ),
-        # the figure before the word, with the TPU named earlier on the line and no host between:
-        # "the TPU v4 profile shows 70% of the time idle", "a TPU passa 70% do tempo ociosa"
+        # the figure before the word, with the TPU named earlier on the line and no host or other
+        # measure between: "the TPU v4 profile shows 70% of the time idle", "a TPU passa 70% do
+        # tempo ociosa" (not "my tpu is slow, mxu 12% idle 3%": the 12% is the MXU's)
         re.compile(
-            r"\bTPU\b(?:(?!\bhost\b)[^\n%]){0,60}?"
+            r"\bTPU\b(?:(?!\bhost\b|util|gpu|cpu|mxu|duty|mem[oó]r|hbm|flops)[^\n%]){0,60}?"
             + _NUM
             + r"\s*(?:of\s+(?:the\s+)?(?:step\s+)?time\s+|do\s+tempo\s+)?(?:idle|ociosa|ocioso)",
             re.I,
