@@ -453,6 +453,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que os dados não cabem na entrada para a qual o modelo foi construído "
         "(“{text}”), o que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.shape_mismatch": (
+        "line {line} says two arrays of known sizes do not fit each other (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que dois arrays de tamanhos conhecidos não se encaixam (“{text}”), o "
+        "que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -1983,6 +1989,23 @@ STRINGS: dict[str, tuple[str, str]] = {
         "cobre isso, e não é um formato que a TPU não consegue compilar. Compare o "
         "`element_spec` do dataset com `model.input_shape` e faça o pré-processamento produzir "
         "exatamente esse tamanho.",
+    ),
+    "answer.note_outside.shape_mismatch": (
+        "Line {line} says two arrays of known sizes do not fit each other (“{text}”): every size "
+        "is known, so this is not a shape the TPU cannot compile, and the same code fails the "
+        "same way on a CPU; the guide I answer from does not cover it. Print the shapes of both "
+        "operands just before the failing op (the traceback's last line of your own code names "
+        "it). Usual causes: labels shaped for another loss (integer class ids with a "
+        "one-output or a one-hot loss), a layer's input size that is not the previous layer's "
+        "output size, a config whose heads × head size is not the model width.",
+        "A linha {line} diz que dois arrays de tamanhos conhecidos não se encaixam (“{text}”): "
+        "todos os tamanhos são conhecidos, então não é um formato que a TPU não consegue "
+        "compilar, e o mesmo código falha igual numa CPU; o guia de onde tiro as respostas não "
+        "cobre isso. Imprima os formatos dos dois operandos logo antes da operação que falha (a "
+        "última linha do seu próprio código no traceback aponta qual é). Causas comuns: rótulos "
+        "no formato de outra perda (ids de classe inteiros numa perda de uma saída ou one-hot), "
+        "o tamanho de entrada de uma camada diferente da saída da anterior, uma config em que "
+        "cabeças × tamanho da cabeça não dá a largura do modelo.",
     ),
     "answer.note_outside.tracer_leak": (
         "Line {line} says a JAX tracer escaped the transformation that made it (“{text}”): a "

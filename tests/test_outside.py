@@ -14,6 +14,8 @@ from assistant.text.parse import parse
 from assistant.walk import walk
 
 INSTALL = [
+    "ERROR: gcloud failed to load. You are running gcloud with Python 3.6, which is no longer "
+    "supported by gcloud.",
     "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet supported "
     "in Transformers. Please install the backwards-compatible tf-keras package",
     # a Keras 2 (tf-keras) library's layer handed to Keras 3, which TensorFlow 2.16 loads
@@ -57,6 +59,7 @@ INSTALL = [
     "como instalo o torch_xla na TPU VM?",
 ]
 CAPACITY = [
+    "tem como pedir pra aumentar a cota de v4 no TRC?",
     "the v5e cores quota is 0 in us-west4-a: do I file a quota request or talk to sales?",
     "como faço o pedido de cota pra v6e?",
     "Warning  FailedScheduling  46m  default-scheduler  0/9 nodes are available: 3 Insufficient "
@@ -179,6 +182,9 @@ NOTEBOOK_SESSION = [
     "On Kaggle my TPU notebook always stops after about 9 hours and the output just ends",
     "o Colab derruba a sessão depois de 12 horas, mesmo com a aba aberta",
     "is there a way around the Kaggle session limit for a long fine-tune?",
+    # the notebook said to disconnect, Colab named earlier in the line
+    "Training in Colab Pro on the TPU runtime, and after about two hours the notebook disconnects "
+    "on its own",
 ]
 DATASET_STEPS = [
     "WARNING:tensorflow:Your input ran out of data; interrupting training. Make sure that your "
@@ -255,6 +261,7 @@ CREATE_REQUEST = [
     "'tpu-vm-tf-2.9.1' for accelerator type 'v6e-8'.\"",
 ]
 BILLING = [
+    "I've already been billed about $30 for the disk next to the TPU",
     "roughly what would a v6e-8 cost in us-east5, on-demand against spot?",
     "what does each option cost per hour",
     "Quick cost question: is the hourly price the same through Vertex AI?",
@@ -299,6 +306,7 @@ HARDWARE = [
     "qual a diferença entre a v5e e a v5p?",
     "qual a diferença prática entre v5e e v6e pra fine-tuning?",
     "quantos TFLOPS tem a v6e?",
+    "E uma v5litepod-8 são 8 chips ou 8 TensorCores?",
 ]
 DISK_FULL = [
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
@@ -523,6 +531,15 @@ MODEL_INPUT = [
     "ValueError: Input 0 is incompatible with layer model: expected shape=(None, 128, 128, 1), "
     "found shape=(32, 128, 128, 3)",
 ]
+SHAPE_MISMATCH = [
+    "Incompatible shapes: [16,10] vs. [16,1]",
+    "TypeError: mul got incompatible shapes for broadcasting: (128,), (128, 1000).",
+    "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x512 and 256x10)",
+    "RuntimeError: The size of tensor a (128) must match the size of tensor b (64) at "
+    "non-singleton dimension 1",
+    "TypeError: cannot reshape array of shape (8, 512, 1024) (size 4194304) into shape "
+    "(8, 512, 16, 128) (size 8388608)",
+]
 TRACER_LEAK = [
     "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
     "by JAX had a side effect, allowing for a reference to an intermediate value with type "
@@ -559,6 +576,8 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # splitting a batch among the devices (batch-or-model-too-large), not two arrays that differ
+    "ValueError: cannot reshape array of size 15052800 into shape (8,newaxis,224,224,3)",
     # another product named, then the TPU's own request refused (create-403-scopes)
     "BigQuery reads work from this VM, but gcloud compute tpus tpu-vm create fails with 403 "
     "insufficient authentication scopes",
@@ -798,6 +817,7 @@ def _outside(text: str):
         *[("device_placement", x) for x in DEVICE_PLACEMENT],
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("model_input", x) for x in MODEL_INPUT],
+        *[("shape_mismatch", x) for x in SHAPE_MISMATCH],
         *[("traced_condition", x) for x in TRACED_CONDITION],
         *[("spawn_guard", x) for x in SPAWN_GUARD],
         *[("certificate", x) for x in CERTIFICATE],

@@ -71,6 +71,15 @@ REPORTS = [
         "sempre cheio. no trace a TPU faz um bloquinho de ~2ms e depois um buraco de ~15ms sem "
         "nada, a cada passo. o compile é só optimizer e loss.",
     ),
+    (
+        # one process crashed on the person's own shape bug (outside the guide), and the run then
+        # ignores Ctrl+C: the hang that follows, interrupt-ignored's
+        "hang-on-error",
+        "8 processes on a v3-8 with torch_xla; one prints\n"
+        "RuntimeError: The size of tensor a (256) must match the size of tensor b (128) at "
+        "non-singleton dimension 1\n"
+        "and the whole thing just hangs and ignores Ctrl+C until I kill -9 every python",
+    ),
 ]
 
 
@@ -162,3 +171,24 @@ def test_another_products_403_told_in_prose_is_no_tpu_scopes_problem(engine):
     answer = engine.ask(text)
     assert answer.abstained
     assert answer.facts.outside is not None and answer.facts.outside["kind"] == "api_access"
+
+
+def test_arrays_of_known_sizes_that_do_not_fit_are_refused(engine):
+    """A loss whose labels have another shape than the model's output, every size known: the
+    person's code on any device, not a shape the TPU cannot compile. TensorFlow gives the op's
+    message on the line after "Node: '…'", which is read as a key line."""
+    text = (
+        "Keras on a v3-8 with TPUStrategy, first step fails:\n"
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution error:\n"
+        "\n"
+        "Detected at node 'binary_crossentropy/mul' defined at (most recent call last):\n"
+        '    File "/home/ana/train.py", line 40, in <module>\n'
+        "      model.fit(ds, epochs=3)\n"
+        "Node: 'binary_crossentropy/mul'\n"
+        "Incompatible shapes: [32,5] vs. [32,1]\n"
+        "\t [[{{node binary_crossentropy/mul}}]]\n"
+        "Do TPUs need static shapes here?"
+    )
+    answer = engine.ask(text)
+    assert answer.abstained
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "shape_mismatch"

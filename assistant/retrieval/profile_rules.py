@@ -507,8 +507,9 @@ RULES: tuple[ProfileRule, ...] = (
         "small-batch",
         lambda p: (
             _mostly_free(p)
-            # a host busy producing the input explains the low throughput: the batch may be fine
-            and not (_waits_for_input(p) or _narrow(p) or p.host_feeding)
+            # a host busy producing the input explains the low throughput, as does a run that
+            # speeds up on synthetic data: the batch may be fine
+            and not (_waits_for_input(p) or _narrow(p) or p.host_feeding or p.synthetic_faster)
         ),
         lambda p: _known(
             memory_used=p.memory_used, per_core_batch=p.per_core_batch, **_compute_use(p)

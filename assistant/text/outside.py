@@ -43,8 +43,9 @@ axis), that an index is outside the table it reads (`index_range`: a token id ov
 vocabulary), that the machine could not verify a server's TLS certificate (`certificate`: an
 office proxy that inspects HTTPS), that automatic differentiation refused the model's own graph
 (`autograd`: a tensor changed in place), that the labels do not fit the loss (`loss_labels`:
-one-hot labels given to a sparse loss), or that JAX found a tracer that escaped its
-transformation (`tracer_leak`).
+one-hot labels given to a sparse loss), that two arrays of known sizes do not fit each other
+(`shape_mismatch`: "Incompatible shapes: [16,10] vs. [16,1]", "mat1 and mat2 shapes cannot be
+multiplied"), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -204,6 +205,10 @@ _RULES: tuple[_Rule, ...] = (
             # gcloud's installer could not reach its server to install a component (a proxy, a
             # firewall): the component manager works, the network does not
             r"\bFailed to fetch component listing from server\b|"
+            # gcloud itself does not start: the Python it runs on is one its release no longer
+            # supports (CLOUDSDK_PYTHON), not the component manager an apt install disables
+            r"\bgcloud failed to load\b|\brunning gcloud with Python [\d.]+, which is no longer "
+            r"supported\b|"
             # pip's resolver refusing the set of packages asked for
             r"\bResolutionImpossible\b|\bconflicting dependencies\b|"
             # asked in words: how to install a framework ("how do I install jax on a TPU VM?",
@@ -321,8 +326,9 @@ _RULES: tuple[_Rule, ...] = (
             r"|m[êe]s|month)\b|/\s*(?:h|hr|hora|hour)\b)|"
             r"\bpricing\b|\bprice per (?:hour|chip|core)\b|"
             # charged or billed, and billing as the subject (not "billing is enabled")
-            r"\b(?:am|are|is|was|were|be|being|get|gets|got|getting|still) (?:still )?"
-            r"(?:billed|charged)\b|\b(?:billed|charged) (?:for|after|even|while|when)\b|"
+            r"\b(?:am|are|is|was|were|be|been|being|get|gets|got|getting|still) "
+            r"(?:still |already )?(?:billed|charged)\b|"
+            r"\b(?:billed|charged) (?:for|after|even|while|when)\b|"
             r"\b(?:in|on|about|sobre|de) (?:the )?billing\b|\bbilling\b[^\n.!?]{0,60}\?|"
             r"\bcobrad[oa]s?\b|\bcobrança\b|"
             # the bill itself, a cost asked about, a budget ("the billing report still shows TPU
@@ -396,7 +402,10 @@ _RULES: tuple[_Rule, ...] = (
             + _GENERATION
             + _AND_ANOTHER
             + r"|"
-            r"\bquantos [TP]?FLOPS\b(?![^\n?]{0,30}" + _OWN_USE + r")",
+            r"\bquantos [TP]?FLOPS\b(?![^\n?]{0,30}" + _OWN_USE + r")|"
+            # which unit a type's number counts: "is a v5litepod-8 8 chips or 8 TensorCores?"
+            r"\b\d+ (?:chips|cores|TensorCores|devices|n[úu]cleos)\s+(?:or|ou)\s+(?:\d+\s+)?"
+            r"(?:chips|cores|TensorCores|devices|n[úu]cleos|dispositivos)\b",
             re.I,
         ),
         requires=_NAMES_A_TPU,
@@ -411,6 +420,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\bexceeded (?:the )?quota\b|"
             # asking for more: "a quota request", "request a quota increase", "pedido de cota"
             r"\bquota (?:increase|request)s?\b|\b(?:aumento|pedido) de cota\b|"
+            r"\b(?:aumentar|trocar|ampliar)\s+(?:a\s+|minha\s+|nossa\s+)?cota\b|"
             # a queued resource waiting for capacity to be freed; GKE's scheduler with no node
             # that has TPU chips to give ("0/3 nodes are available: 3 Insufficient google.com/tpu")
             r"\bWAITING_FOR_RESOURCES\b|\bInsufficient (?:google\.com/tpu|nvidia\.com/gpu)\b|"
@@ -481,6 +491,10 @@ _RULES: tuple[_Rule, ...] = (
             r"\bAmbiente de execu[çc][ãa]o (?:foi |[ée] |fica )?desconectado\b|"
             r"\bColab\b[^\n]{0,30}?\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b|"
             r"\b(?:disconnect(?:s|ed|ing)?|desconect\w*)\b[^\n]{0,20}?\bColab\b|"
+            # the notebook itself said to disconnect, Colab or Kaggle named earlier in the line
+            # ("training in Colab Pro … after about 90 minutes the notebook disconnects")
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\b(?:notebook|runtime|session|kernel)\s+"
+            r"(?:gets?\s+|got\s+|is\s+|was\s+|keeps\s+)?(?:disconnect(?:s|ed|ing)?|desconect\w*)\b|"
             # Kaggle's and Colab's maximum session length ("on Kaggle … always stops at around 9
             # hours", "o Colab derruba a sessão depois de 12 h")
             r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\b(?:stops?|stopped|shuts? down|killed|ends?|"
@@ -946,6 +960,27 @@ _RULES: tuple[_Rule, ...] = (
         # the model's Input, on any device, not a shape the TPU cannot compile (dynamic-shape)
         "model_input",
         re.compile(r"\bInput \d+ (?:of layer \S+ )?is incompatible with (?:the )?layer\b", re.I),
+    ),
+    _Rule(
+        # two arrays whose sizes are all known do not fit each other: an element-wise op that
+        # cannot broadcast them (TensorFlow's "Incompatible shapes: [16,10] vs. [16,1]", JAX's
+        # "mul got incompatible shapes for broadcasting", PyTorch's "The size of tensor a (128)
+        # must match the size of tensor b (64)"), a matmul whose inner sizes differ ("mat1 and
+        # mat2 shapes cannot be multiplied (64x512 and 256x10)"), a reshape to another number of
+        # elements (JAX's "cannot reshape array of shape (8, 512, 1024) (size 4194304) into shape
+        # (8, 512, 16, 128)"). The model's or the data's sizes, on any device: not a shape the
+        # TPU cannot compile (dynamic-shape). NumPy's "cannot reshape array of size N into shape
+        # (8,newaxis,…)" is not read: splitting a batch among the devices is
+        # batch-or-model-too-large's
+        "shape_mismatch",
+        re.compile(
+            r"\bIncompatible shapes: \[\d+(?:,\s?\d+)*\] vs\. \[\d+(?:,\s?\d+)*\]|"
+            r"\bgot incompatible shapes for broadcasting\b|"
+            r"\bmat1 and mat2 shapes cannot be multiplied\b|"
+            r"\bThe size of tensor a \(\d+\) must match the size of tensor b \(\d+\)|"
+            r"\bcannot reshape array of shape \([\d, ]*\) \(size \d+\) into shape\b",
+            re.I,
+        ),
     ),
     _Rule(
         # JAX's tracer leaked out of the transformation that made it (kept in a global, a list or

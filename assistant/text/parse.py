@@ -434,12 +434,13 @@ def unread_script(text: str) -> str | None:
 
 # What a line logged as FATAL (`Normalized.fatal`) adds to its score: as much as an exception.
 FATAL_BONUS = 3
+EXCEPTION_SCORE = 3  # what an exception's name adds to a line's score (`_line_score`)
 
 
 def _line_score(line: str) -> float:
     score = 0.0
     if _EXC.search(line):
-        score += 3
+        score += EXCEPTION_SCORE
     if _STATUS.search(line):
         score += 3
     if _API_MESSAGE.match(line):
@@ -564,6 +565,10 @@ def query_views(norm: Normalized, facts: Facts) -> dict[str, str]:
 # failed ("InternalError: From /job:tpu_worker/replica:0/task:0:") and says what went wrong on the
 # line after, which is scored as the exception's own message.
 _OPENS_MESSAGE = re.compile(r"\bFrom /job:\S+:\s*$")
+# TensorFlow 2's "Graph execution error:" names the node that failed on a line of its own ("Node:
+# 'binary_crossentropy/mul'") and gives the op's message, which has no exception name, on the next
+# ("Incompatible shapes: [16,10] vs. [16,1]"): that line is scored as an exception's message.
+_NAMES_NODE = re.compile(r"^\s*Node: '[^']+'\s*$")
 
 
 def _with_continuations(
@@ -572,6 +577,10 @@ def _with_continuations(
     """`scored` ((score, i) for each line i) with the line after such a prefix scored as it is."""
     out = list(scored)
     for i, line in enumerate(lines[:-1]):
+        if _NAMES_NODE.match(line):
+            nxt = lines[i + 1]
+            out[i + 1] = (max(out[i + 1][0], _line_score(nxt) + EXCEPTION_SCORE), i + 1)
+            continue
         score = scored[i][0]
         if score <= 0 or not (_OPENS_MESSAGE.search(line) and _EXC.search(line)):
             continue

@@ -242,6 +242,12 @@ _IDLE_GAPS = re.compile(
     # "depois um buraco de ~20ms sem nada", "a TPU fica ociosa a maior parte do tempo"
     r"|\b(?:buracos?|gaps?|intervalos?)\s+(?:de\s+[^\n.]{0,20}?\s+)?sem\s+nada\b"
     r"|\b(?:TPU|dispositivo)\s+fica\s+(?:parad[ao]|ociosa?|idle)\s+(?:a\s+|na\s+)?maior\s+parte\b"
+    # "cada step leva 4ms e depois fica uns 20ms parado até o próximo", "the timeline is full of
+    # gaps", "a timeline tá cheia de buraco"
+    r"|\bfica\s+(?:uns?\s+|umas?\s+|tipo\s+|cerca\s+de\s+)?~?\d+\s*ms\s+(?:parad[ao]|ociosa?|idle"
+    r"|sem\s+fazer\s+nada)\b"
+    r"|\b(?:timeline|trace|linha\s+do\s+tempo)\b[^\n.]{0,40}?\b(?:full\s+of\s+(?:gaps|holes)"
+    r"|cheia\s+de\s+(?:buracos?|gaps?))\b"
     r"|\bsem\s+nada\s+(?:rodando\s+)?(?:na\s+TPU|no\s+dispositivo|em\s+nenhum\s+(?:dos\s+)?"
     r"(?:\d+\s+)?(?:chips|n[uú]cleos|cores|dispositivos))",
     re.I,
@@ -392,7 +398,11 @@ _FAST = (
     r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu|goes|vai)\s+"
     r"(?:to|pra|para|a)\s+~?\d[\d.,]*\s*(?:ms|s|min(?:\s*\d+\s*s)?)\b"
     # or a multiple: "the throughput is almost 3x higher"
-    r"|\b\d+(?:[.,]\d+)?\s*x\s+(?:higher|faster|more|maior|mais\s+r[áa]pido))"
+    r"|\b\d+(?:[.,]\d+)?\s*x\s+(?:higher|faster|more|maior|mais\s+r[áa]pido)"
+    # or the TPU's busy share rising to a figure: "the duty cycle went to ~80%", "a utilização
+    # subiu pra 85%"
+    r"|\b(?:duty\s+cycle|utili[sz]ation|utiliza[çc][ãa]o)\s+(?:foi|vai|sobe|subiu|went|goes|jumps?"
+    r"|jumped|rose|rises|climbs?|climbed)\s+(?:up\s+)?(?:to|pra|para|a)\s+~?\d)"
 )
 _SYNTHETIC_FASTER = re.compile(
     _SYNTHETIC
@@ -410,10 +420,13 @@ _SYNTHETIC_FASTER = re.compile(
 # memory is what was left once the batch had been lowered to fit (batch-or-model-too-large), not
 # the guide's batch too small to fill the TPU (small-batch). Keras's `model.fit` is no such word.
 _MEMORY_BOUND = re.compile(
-    r"\bout\s+of\s+(?:hbm|tpu\s+|device\s+)?memory\b|\bOOM(?:s|ed|ing)?\b|RESOURCE_EXHAUSTED"
+    r"\bout[\s-]+of[\s-]+(?:hbm|tpu\s+|device\s+)?memory\b|\bOOM(?:s|ed|ing)?\b|RESOURCE_EXHAUSTED"
     r"|\bResourceExhausted|\bexceeded\s+hbm\s+capacity|\bmemory\s*error\b"
     r"|(?<![.\w])fit(?:s|ting)?\s+(?:on|in|into|onto)\s+(?:(?:a|the|one|my|its|a\s+single)\s+)?"
     r"(?:single\s+)?(?:v\d|tpu|memory|hbm|chips?|cores?|devices?|host)"
+    # the memory running out in other words: "memory on the chip runs out", "a memória acaba"
+    r"|\bmemory(?:\s+[\w-]+){0,4}\s+(?:runs?|ran|running)\s+out\b"
+    r"|\bmem[óo]ria(?:\s+[\w-]+){0,4}\s+(?:acaba|acabou|esgota|esgotou)\b"
     r"|\b(?:won'?t|doesn'?t|does\s+not|don'?t|do\s+not|didn'?t|not|never|can'?t|cannot|barely"
     r"|only|it'?d|would|should)\s+fits?\b"
     r"|\bwill\s+(?:it|this|that|(?:a|an|the|my)\s+[\w.-]+(?:\s+model)?)\s+fit\b"
@@ -612,10 +625,10 @@ def _widest_in_chain(m: re.Match[str]) -> int:
 
 # The length of a batch's sequences as a config or a person states it: "max_target_length=8192"
 # (MaxText), "max_seq_length 2048", "seq_len=1024", "sequence length of 4096", "block_size 1024",
-# "max_length=512", "comprimento de sequência 2048"
+# "max_length=512", "seq 2048" in a list of sizes, "comprimento de sequência 2048"
 _SEQUENCE_LENGTH = re.compile(
     r"\b(?:max_target_length|max_seq(?:uence)?_len(?:gth)?|seq(?:uence)?[_ ]len(?:gth)?|seqlen|"
-    r"block_size|max_length)\b[\"']?\s*[:=]?\s*(\d{2,6})\b|"
+    r"block_size|max_length|seq)\b[\"']?\s*[:=]?\s*(\d{2,6})\b|"
     r"\b(?:sequence|context)\s+length\s*(?:of\s+|[:=]\s*)?(\d{2,6})\b|"
     r"\b(?:comprimento|tamanho)\s+(?:de|da)\s+sequ[eê]ncia\s*(?:de\s+|[:=]\s*)?(\d{2,6})\b",
     re.I,
