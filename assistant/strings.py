@@ -421,6 +421,19 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que a API de outro produto do Google recusou o pedido (“{text}”), o "
         "que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.model_hub": (
+        "line {line} says a model hub refused to hand over the model (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que um hub de modelos recusou entregar o modelo (“{text}”), o que o "
+        "guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
+    "note.outside.one_process_collective": (
+        "line {line} calls, in a block only the first process runs, what every process must call "
+        "together (“{text}”), which the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} chama, num bloco que só o primeiro processo roda, o que todos os "
+        "processos precisam chamar juntos (“{text}”), o que o guia de solução de problemas por "
+        "trás do tpu-assist não cobre",
+    ),
     "note.outside.scheduling": (
         "line {line} says Kubernetes found no node for the pod (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -1915,6 +1928,40 @@ STRINGS: dict[str, tuple[str, str]] = {
         "produto (no BigQuery, BigQuery Job User e Data Viewer) e confira com que conta o código "
         "roda (`gcloud auth list`). Uma VM ou TPU VM criada com escopos limitados fica com eles: "
         "crie-a com `--scopes=cloud-platform` (ou o escopo do produto) e use papéis do IAM.",
+    ),
+    "answer.note_outside.model_hub": (
+        "Line {line} says a model hub refused to hand over the model (“{text}”): the hub's "
+        "account, not Google Cloud's permissions nor the TPU's scopes, so the guide I answer "
+        "from does not apply. A gated model (Gemma, Llama) needs its licence accepted on the "
+        "model's page with the same account, and the download needs that account's token: on "
+        "Hugging Face `huggingface-cli login` or `HF_TOKEN` with read access; on Kaggle "
+        "`kagglehub.login()` or `KAGGLE_USERNAME` and `KAGGLE_KEY` (in a notebook, the consent "
+        "given on the model's page).",
+        "A linha {line} diz que um hub de modelos recusou entregar o modelo (“{text}”): é a "
+        "conta do hub, não as permissões do Google Cloud nem os escopos da TPU, então o guia em "
+        "que me baseio não se aplica. Um modelo restrito (Gemma, Llama) precisa da licença "
+        "aceita na página do modelo com a mesma conta, e o download precisa do token dessa "
+        "conta: no Hugging Face `huggingface-cli login` ou `HF_TOKEN` com acesso de leitura; no "
+        "Kaggle `kagglehub.login()` ou `KAGGLE_USERNAME` e `KAGGLE_KEY` (num notebook, o "
+        "consentimento dado na página do modelo).",
+    ),
+    "answer.note_outside.one_process_collective": (
+        "Line {line} calls, in a block only the first process runs, what every process must call "
+        "together (“{text}”): the first process waits there for the others, which never come, "
+        "so the run stops with no error. No worker died; it is the code, not the TPU, and the "
+        "guide I answer from does not cover it. Call it in every process, outside the `if`: "
+        "`xm.save` already writes only from the master, `xm.rendezvous` and the reductions must "
+        "be reached by all, and a JAX function over the whole mesh (a pmapped or jitted step, "
+        "Orbax's save) must run on every host, with only the printing or writing kept under "
+        "`jax.process_index() == 0`.",
+        "A linha {line} chama, num bloco que só o primeiro processo roda, o que todos os "
+        "processos precisam chamar juntos (“{text}”): o primeiro processo espera ali pelos "
+        "outros, que nunca chegam, e o treino para sem erro. Nenhum worker morreu; é o código, "
+        "não a TPU, e o guia de onde tiro as respostas não cobre isso. Chame em todos os "
+        "processos, fora do `if`: o `xm.save` já grava só a partir do mestre, o "
+        "`xm.rendezvous` e as reduções precisam ser alcançados por todos, e uma função JAX sobre "
+        "a malha inteira (um passo com pmap ou jit, o save do Orbax) precisa rodar em todos os "
+        "hosts, deixando só o print ou a escrita sob `jax.process_index() == 0`.",
     ),
     "answer.note_outside.scheduling": (
         "Line {line} says Kubernetes found no node for the pod (“{text}”): the pod never "

@@ -182,6 +182,7 @@ NOTEBOOK_SESSION = [
     "On Kaggle my TPU notebook always stops after about 9 hours and the output just ends",
     "o Colab derruba a sessão depois de 12 horas, mesmo com a aba aberta",
     "is there a way around the Kaggle session limit for a long fine-tune?",
+    "my run goes for about 9 hours and then stops. I launch it with Save & Run All (Commit)",
     # the notebook said to disconnect, Colab named earlier in the line
     "Training in Colab Pro on the TPU runtime, and after about two hours the notebook disconnects "
     "on its own",
@@ -540,6 +541,14 @@ SHAPE_MISMATCH = [
     "TypeError: cannot reshape array of shape (8, 512, 1024) (size 4194304) into shape "
     "(8, 512, 16, 128) (size 8388608)",
 ]
+MODEL_HUB = [
+    "huggingface_hub.errors.GatedRepoError: 403 Client Error.",
+    "Cannot access gated repo for url https://huggingface.co/google/gemma-2-9b/resolve/main/"
+    "config.json.",
+    "KaggleApiHTTPError: 403 Client Error.",
+    "HTTPError: 403 Client Error: Forbidden for url: https://www.kaggle.com/api/v1/models/google/"
+    "gemma/keras/gemma_2b_en/3/get",
+]
 TRACER_LEAK = [
     "jax.errors.UnexpectedTracerError: Encountered an unexpected tracer. A function transformed "
     "by JAX had a side effect, allowing for a reference to an intermediate value with type "
@@ -576,6 +585,10 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # a message the person says did not appear
+    'o kernel morre ("Your notebook tried to allocate more memory than is available" não '
+    'aparece, só "Kernel died")',
+    'the usual "Your notebook tried to allocate more memory than is available" does not show up',
     # splitting a batch among the devices (batch-or-model-too-large), not two arrays that differ
     "ValueError: cannot reshape array of size 15052800 into shape (8,newaxis,224,224,3)",
     # another product named, then the TPU's own request refused (create-403-scopes)
@@ -818,6 +831,7 @@ def _outside(text: str):
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("model_input", x) for x in MODEL_INPUT],
         *[("shape_mismatch", x) for x in SHAPE_MISMATCH],
+        *[("model_hub", x) for x in MODEL_HUB],
         *[("traced_condition", x) for x in TRACED_CONDITION],
         *[("spawn_guard", x) for x in SPAWN_GUARD],
         *[("certificate", x) for x in CERTIFICATE],
@@ -1345,3 +1359,38 @@ def test_the_oom_killer_ruled_out_and_code_that_raises_are_no_problem_outside_th
     # a line of the person's code that would raise is not a message the run printed
     assert _outside("    raise RuntimeError('loss virou nan')") is None
     assert _outside("RuntimeError: loss virou nan no passo 300")["kind"] == "numerics"
+
+
+# Pasted code with a collective in a block only the first process runs (`read_code`)
+ONE_PROCESS_COLLECTIVE = [
+    "for epoch in range(3):\n"
+    "    train(loader)\n"
+    "    if xm.is_master_ordinal():\n"
+    "        acc = evaluate(model)\n"
+    "        xm.rendezvous('eval_done')\n",
+    "if jax.process_index() == 0:\n"
+    "    metrics = p_eval_step(state, batch)\n"
+    "    writer.write_scalars(step, metrics)\n",
+    "    if xm.is_master_ordinal():\n        xm.save(model.state_dict(), 'ckpt.pt')\n",
+]
+# ... and code where every process reaches the collective, or whose indentation was lost
+EVERY_PROCESS_CALLS = [
+    "    if xm.is_master_ordinal():\n"
+    "        print('saving')\n"
+    "    xm.save(model.state_dict(), 'ckpt.pt')\n",
+    "if jax.process_index() == 0:\n"
+    "    writer.write_scalars(step, metrics)\n"
+    "metrics = p_eval_step(state, batch)\n",
+    "if xm.is_master_ordinal():\nxm.save(model.state_dict(), 'ckpt.pt')\n",
+]
+
+
+@pytest.mark.parametrize("code", ONE_PROCESS_COLLECTIVE)
+def test_a_collective_only_the_first_process_calls_is_read(code):
+    found = _outside(code)
+    assert found is not None and found["kind"] == "one_process_collective"
+
+
+@pytest.mark.parametrize("code", EVERY_PROCESS_CALLS)
+def test_a_collective_every_process_calls_is_not_read(code):
+    assert _outside(code) is None

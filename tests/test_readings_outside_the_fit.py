@@ -192,3 +192,22 @@ def test_arrays_of_known_sizes_that_do_not_fit_are_refused(engine):
     answer = engine.ask(text)
     assert answer.abstained
     assert answer.facts.outside is not None and answer.facts.outside["kind"] == "shape_mismatch"
+
+
+def test_a_collective_only_the_master_reaches_is_refused(engine):
+    """The run stops at the end of an epoch with no error because the master alone calls
+    `xm.rendezvous`: the person's code, not a worker that died (hang-on-error); the answer is
+    refused with the reading of the block."""
+    text = (
+        "torch_xla on a v3-8 with xmp.spawn. After the first epoch everything stops: no error, the "
+        "TPU sits idle. End of the epoch loop:\n"
+        "    if xm.is_master_ordinal():\n"
+        "        acc = evaluate(model, val_loader)\n"
+        "        xm.rendezvous('eval_done')\n"
+        "        xm.save(model.state_dict(), 'ckpt.pt')\n"
+        "Is a core hung?"
+    )
+    answer = engine.ask(text)
+    assert answer.abstained
+    assert answer.facts.outside is not None
+    assert answer.facts.outside["kind"] == "one_process_collective"

@@ -57,6 +57,9 @@ class Normalized:
     truncated: bool  # the input was longer than the documented limits
     fatal: frozenset[int] = frozenset()  # indices into `lines` of lines logged as FATAL
     logged: frozenset[int] = frozenset()  # indices into `lines` of lines that had a log prefix
+    # each line's indentation in the input (spaces before it, a tab counted as one): which lines
+    # of pasted code belong to a block (`text.outside.read_code`)
+    indents: tuple[int, ...] = ()
 
     @property
     def text(self) -> str:
@@ -119,10 +122,12 @@ def normalize(raw: str | bytes) -> Normalized:
     numbers: list[int] = []
     fatal: set[int] = set()
     logged: set[int] = set()
+    indents: list[int] = []
     for no, line in numbered:
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
             truncated = True
+        indent = len(line) - len(line.lstrip())
         whole = line.strip()
         line, severities = split_prefixes(whole)
         prefixed = len(line) < len(whole)
@@ -134,4 +139,7 @@ def normalize(raw: str | bytes) -> Normalized:
                 logged.add(len(lines))
             lines.append(line)
             numbers.append(no)
-    return Normalized(lines, numbers, truncated, frozenset(fatal), frozenset(logged))
+            indents.append(indent)
+    return Normalized(
+        lines, numbers, truncated, frozenset(fatal), frozenset(logged), tuple(indents)
+    )

@@ -35,9 +35,11 @@ of one call committed to different devices), that the code or a library asks for
 machine without an NVIDIA GPU (`cuda_request`: a `.cuda()` left from a GPU script, bitsandbytes or
 flash-attn), that gcloud found no such TPU where it looked (`resource_missing`: a wrong zone, name
 or project), that another Google product's API refused the request (`api_access`: BigQuery,
-Drive), that the job ran on the CPU and never used the TPU (`tpu_unused`: TPUEstimator's
-use_tpu=False), that Kubernetes found no node for the pod (`scheduling`), that a request is
-longer than the context the server was configured for (`context_length`), that JAX cannot shard
+Drive), that a model hub refused to hand over a model (`model_hub`: a gated model on Hugging
+Face or Kaggle whose licence was not accepted), that the job ran on the CPU and never used the
+TPU (`tpu_unused`: TPUEstimator's use_tpu=False), that Kubernetes found no node for the pod
+(`scheduling`), that a request is longer than the context the server was configured for
+(`context_length`), that JAX cannot shard
 an array as asked (`sharding`: a dimension that does not divide among the devices of its mesh
 axis), that an index is outside the table it reads (`index_range`: a token id over the
 vocabulary), that the machine could not verify a server's TLS certificate (`certificate`: an
@@ -46,6 +48,8 @@ office proxy that inspects HTTPS), that automatic differentiation refused the mo
 one-hot labels given to a sparse loss), that two arrays of known sizes do not fit each other
 (`shape_mismatch`: "Incompatible shapes: [16,10] vs. [16,1]", "mat1 and mat2 shapes cannot be
 multiplied"), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
+Pasted code is read too (`read_code`): a collective that only the first process reaches
+(`one_process_collective`: `xm.rendezvous` under `if xm.is_master_ordinal():`).
 
 The troubleshooting guide behind the knowledge base covers a TPU that runs and misbehaves in the
 ways its entries name; it does not cover installing the frameworks, getting capacity, numerical
@@ -500,6 +504,10 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\b(?:stops?|stopped|shuts? down|killed|ends?|"
             r"dies|para|parou|cai|caiu|derruba|encerra)\b[^\n]{0,30}?\b\d{1,2}\s*(?:hours|horas|h)\b|"
             r"\b(?:Kaggle|Colab)\b[^\n]{0,160}?\bsession (?:time )?limit|"
+            # a Kaggle commit ("Save & Run All") that runs for its maximum hours and stops
+            r"\bSave\s*(?:&|and)\s*Run\s+All\b[^\n]{0,200}?\b(?:timed\s+out|time\s+limit)\b|"
+            r"\b\d{1,2}\s*(?:hours|horas|h)\b[^\n]{0,60}?\b(?:stops?|stopped|dies|ends|para|parou)"
+            r"\b[^\n]{0,120}?\bSave\s*(?:&|and)\s*Run\s+All\b|"
             r"\blimite de (?:tempo de )?sess[ãa]o\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b",
             re.I,
         ),
@@ -566,6 +574,20 @@ _RULES: tuple[_Rule, ...] = (
             + _NO_TPU_IN_SENTENCE
             + r"{0,40}?\b(?:to|from|on|calling|writing to|querying|reading|para|d[oea]|n[oa]|ao)"
             r"\s+(?:the\s+|a\s+|o\s+)?" + _OTHER_PRODUCT + r"\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # a model hub refused to hand over a model: a gated model whose licence the account has
+        # not accepted, a missing or read-less token (Hugging Face's GatedRepoError, Kaggle
+        # Models' KaggleApiHTTPError, a 401 or 403 for a huggingface.co or kaggle.com URL). The
+        # hub's account, not Google Cloud's permissions nor the TPU's scopes
+        "model_hub",
+        re.compile(
+            r"\bGatedRepoError\b|\bCannot access gated repo\b|"
+            r"\b(?:KaggleApiHTTPError|HfHubHTTPError)\b[^\n]{0,40}?\b40[13]\b|"
+            r"\b40[13] Client Error\b[^\n]{0,60}?\bfor url: https?://(?:www\.)?"
+            r"(?:huggingface\.co|kaggle\.com)/",
             re.I,
         ),
     ),
@@ -1028,7 +1050,9 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 
-KINDS = tuple(rule.kind for rule in _RULES)
+# the kind `read_code` reads from pasted code, not from a key line
+ONE_PROCESS_COLLECTIVE = "one_process_collective"
+KINDS = (*(rule.kind for rule in _RULES), ONE_PROCESS_COLLECTIVE)
 
 # Lines that look like a problem outside the guide and are harmless:
 # - TensorFlow logs at every start on a machine without a GPU (a TPU VM, Colab) that it could not
@@ -1046,6 +1070,18 @@ _HARMLESS = re.compile(
 )
 
 
+# A message quoted to say it did not appear: '("Your notebook tried to allocate more memory than is
+# available" não aparece, só "Kernel died")', '"Killed" never shows up'. What the person rules out
+# is no reading of what happened.
+_DENIED_AFTER = re.compile(
+    r"[^\n\"“”'`]{0,60}[\"”'`]\)?\s*,?\s*(?:"
+    r"n[ãa]o\s+(?:aparece|aparecem|apareceu|aparecia|sai|saiu|mostra)"
+    r"|(?:does|do|did)\s*n[o']t\s+(?:appear|show(?:\s+up)?|get\s+printed)"
+    r"|(?:is|was)\s*n[o']t\s+(?:shown|printed|there)|never\s+(?:appears|shows(?:\s+up)?|printed))\b",
+    re.I,
+)
+
+
 def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The first problem outside the guide in `key_lines` ([{"line", "text"}]): {"kind": one of
     `KINDS`, "text": the words that say so, "line": its line number}; None if there is none."""
@@ -1058,10 +1094,59 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
                 continue
             if rule.requires and not rule.requires.search(key["text"]):
                 continue
+            if _DENIED_AFTER.match(key["text"], m.end()):
+                continue
             found = {"kind": rule.kind, "text": m.group(0), "line": key["line"]}
             if rule.names_types:
                 found["types"] = list(
                     dict.fromkeys(t.lower() for t in _TPU_TYPE.findall(key["text"]))
                 )
             return found
+    return None
+
+
+# Pasted code in which a branch only the first process takes ("if xm.is_master_ordinal():", "if
+# jax.process_index() == 0:", "if rank == 0:") calls, in its own block, what every process of the
+# run must call together: a collective (torch_xla's `xm.save`, which gathers before the master
+# writes, `xm.rendezvous`, `xm.mesh_reduce`; torch.distributed's barrier; JAX's multihost_utils,
+# Orbax's save, a pmapped `p_…_step` over every host's devices). The first process waits for the
+# others and the others never come: a hang that is the person's code, with no worker that died
+# (hang-on-error's). The block is read by indentation, so code pasted without it is not read.
+_FIRST_PROCESS_BRANCH = re.compile(
+    r"^if\s+(?:xm\.is_master_ordinal\(\s*(?:local\s*=\s*False)?\s*\)"
+    r"|(?:xm\.get_ordinal|xr\.global_ordinal|jax\.process_index|dist\.get_rank"
+    r"|torch\.distributed\.get_rank)\(\)\s*==\s*0"
+    r"|(?:global_)?rank\s*==\s*0|(?:self\.)?accelerator\.is_main_process)\s*:\s*(?:#.*)?$"
+)
+_COLLECTIVE_CALL = re.compile(
+    r"\bxm\.(?:save|rendezvous|mesh_reduce|all_reduce|all_gather|reduce_scatter|all_to_all)\(|"
+    r"\b(?:dist|torch\.distributed)\.(?:barrier|all_reduce|all_gather|broadcast|reduce)\(|"
+    r"\bmultihost_utils\.\w+\(|\b(?:sync_global_devices|process_allgather|broadcast_one_to_all)\(|"
+    r"\b(?:checkpoint_manager|ckpt_manager|checkpointer|mngr)\.save\(|"
+    r"\bp_\w+_step\("
+)
+BODY_LINES = 12  # lines of a block read after its `if`
+
+
+def read_code(
+    lines: list[str], indents: tuple[int, ...], numbers: list[int]
+) -> dict[str, Any] | None:
+    """A collective called in a block only the first process runs (`one_process_collective`):
+    {"kind", "text": the branch and the call, "line": the call's line number}; None if there is
+    none. `lines`, `indents` and `numbers` are a `Normalized`'s."""
+    if len(indents) != len(lines):
+        return None
+    for i, line in enumerate(lines):
+        if not _FIRST_PROCESS_BRANCH.match(line):
+            continue
+        for j in range(i + 1, min(len(lines), i + 1 + BODY_LINES)):
+            if indents[j] <= indents[i]:
+                break
+            call = _COLLECTIVE_CALL.search(lines[j])
+            if call:
+                return {
+                    "kind": ONE_PROCESS_COLLECTIVE,
+                    "text": f"{line} … {call.group(0)}",
+                    "line": numbers[j],
+                }
     return None

@@ -17,7 +17,7 @@ from .. import placeholders
 from .domain import absent_backend_probe, read_context
 from .ids import ACCELERATOR_TYPE, PROJECT_ID, RELEASE
 from .normalize import Normalized, normalize
-from .outside import read_outside
+from .outside import read_code, read_outside
 from .profile import per_core_batch_spans, read_profile
 from .tokens import STOP_EN, STOP_PT, fold
 from .vague import names_no_problem, says_only_slow
@@ -681,7 +681,9 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         # installation problem, but on a machine that names another device and no TPU it is only
         # JAX looking for hardware that is not there: the context gate's hint says what it is
         outside_lines = [k for k in outside_lines if not absent_backend_probe(k["text"])]
-    facts.outside = read_outside(outside_lines)
+    facts.outside = read_outside(outside_lines) or read_code(
+        norm.lines, norm.indents, norm.line_numbers
+    )
     facts.lang = detect_lang(scan[:LANG_SAMPLE_CHARS])
     facts.other_script = unread_script(scan[:LANG_SAMPLE_CHARS])
     facts.vague = names_no_problem(text)

@@ -24,6 +24,12 @@ _SEP_OWN = r"(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
 # a duration stated before the share it is of the step, the share in brackets: "TPU idle: 225.9 ms
 # (92.2%)", the overview's breakdown as people copy it
 _SEP_SHARE = _SEP + r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
+# ... naming no other measure nor the host on the way: in "TPU idle, host CPU near 0%" the figure
+# is the host's
+_SEP_SHARE_OWN = (
+    r"(?:(?!\bhost\b|util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
+    r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
+)
 # "esperando entrada", "esperando pelos dados": the TPU waiting for its input, in Portuguese
 _WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+|o\s+)?(?:entrada|dados|input)"
 _NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
@@ -66,7 +72,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         re.compile(
             # ("a TPU fica parada ~80% do tempo": stopped, in Portuguese, with a share of the time)
             r"\bTPU\s+(?:is\s+|was\s+|sits\s+|stays\s+|fica\s+|est[aá]\s+|ficou\s+)?"
-            r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP_SHARE + _NUM,
+            r"(?:idle|ociosa|ocioso|parad[ao])(?:\s+time)?" + _SEP_SHARE_OWN + _NUM,
             re.I,
         ),
         # the figure before the word, with the TPU named earlier on the line and no host or other
@@ -219,8 +225,10 @@ _IDLE_GAPS = re.compile(
     # then sits idle for ~60 ms"
     r"|\bgaps?\s+(?:of\s+[^\n.]{0,20}?\s+)?(?:before\s+|on\s+|in\s+)?(?:every|each)\s+"
     r"(?:single\s+)?(?:step|execution|iteration|batch|call)\b"
-    # "a visible gap where the TPU does nothing before the next one begins"
-    r"|\bgaps?\s+where\s+(?:the\s+)?(?:TPU|device|chips?)\s+(?:does|did|is\s+doing)\s+nothing\b"
+    # "a visible gap where the TPU does nothing before the next one begins", "followed by ~9 ms
+    # where the TPU does nothing"
+    r"|\b(?:gaps?|~?\d+(?:\.\d+)?\s*ms)\s+where\s+(?:the\s+)?(?:TPU|device|chips?)\s+"
+    r"(?:does|did|is\s+doing)\s+nothing\b"
     r"|\b(?:TPU|device)\s+(?:does|did|runs|ran)\s+~?\d[^\n.]{0,20}?\bof\s+work\b[^\n.]{0,20}?"
     r"\b(?:sits|stays|is|goes)\s+idle\b"
     # "the TPU is busy for maybe 3 ms and then does nothing for ~20 ms until the next step"
@@ -280,7 +288,7 @@ def _ruled_out(text: str, start: int) -> bool:
 _WRAP = r"(?:.|\n(?!\s*\n))"  # any character, a line break too where a paste wrapped a sentence
 _HOST_FEEDING = re.compile(
     r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
-    r"|\bhost\b[^\n]{0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
+    r"|\bhost\b(?:[^\n.]|\.(?=\w)){0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
     r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
     r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b"
     + _WRAP
