@@ -166,7 +166,17 @@ class Engine:
             """The hit with the input's line numbers (where its match starts, and ends)."""
             return replace(hit, last_line_no=numbers[hit.last_line_no]), numbers[hit.line_no]
 
+        resolved = set(facts.resolved_lines)
+
+        def told_as_fixed(hit: SignatureHit) -> bool:
+            """Every line the hit spans says its problem is already fixed: the report's story,
+            not what it asks about (`parse.says_resolved`)."""
+            span = range(hit.line_no, hit.last_line_no + 1)
+            return bool(resolved) and all(numbers[i] in resolved for i in span)
+
         for hit in self._matcher("signatures").match(lines):
+            if told_as_fixed(hit):
+                continue
             ev = evidence[hit.entry_id]
             ev.signature_hits.append(as_pasted(hit))
             ev.sig = max(ev.sig, hit.weight)

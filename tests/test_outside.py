@@ -59,6 +59,7 @@ INSTALL = [
     "como instalo o torch_xla na TPU VM?",
 ]
 CAPACITY = [
+    "não deixa criar a v4-32, fala que excede a cota do projeto pra esse tipo de TPU",
     "tem como pedir pra aumentar a cota de v4 no TRC?",
     "the v5e cores quota is 0 in us-west4-a: do I file a quota request or talk to sales?",
     "como faço o pedido de cota pra v6e?",
@@ -161,6 +162,7 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    "On Kaggle it says I've used up my TPU time for the week",
     "no Kaggle o acelerador TPU ficou cinza, diz que acabaram minhas horas da semana",
     "Kaggle says I used up my weekly TPU hours after one competition notebook",
     "Cannot connect to TPU backend: No backend with TPU available. Would you like to use a runtime "
@@ -229,6 +231,7 @@ CONTAINER_IMAGE = [
     "  Warning  Failed   4m25s (x6 over 6m9s)   kubelet  Error: ImagePullBackOff",
 ]
 STORAGE_ACCESS = [
+    "quando chega no primeiro checkpoint dá 403 ao gravar no gs://",
     "google.api_core.exceptions.Forbidden: 403 GET https://storage.googleapis.com/storage/v1/b/"
     "imagenet-shards/o?prefix=train: svc-train@lab-4471.iam.gserviceaccount.com does not have "
     "storage.objects.list access to the Google Cloud Storage bucket.",
@@ -262,6 +265,7 @@ CREATE_REQUEST = [
     "'tpu-vm-tf-2.9.1' for accelerator type 'v6e-8'.\"",
 ]
 BILLING = [
+    "Colab Pro+ or Kaggle: which plan makes more sense for fine-tuning a 1B model?",
     "I've already been billed about $30 for the disk next to the TPU",
     "roughly what would a v6e-8 cost in us-east5, on-demand against spot?",
     "what does each option cost per hour",
@@ -345,6 +349,7 @@ DATA_LOADING = [
     "RuntimeError: DataLoader worker (pid(s) 4412, 4413) exited unexpectedly",
 ]
 HOST_MEMORY = [
+    "the python process gets killed. htop shows it at ~350 GB resident by then",
     # Cloud Run's instance over its memory limit
     "Memory limit of 1024 MiB exceeded with 1290 MiB used. Consider increasing the memory limit",
     # the shell's word when the OOM killer ends the process, alone or quoted

@@ -29,6 +29,31 @@ def test_strips_ansi_timestamps_and_prefixes():
     assert strip_ansi("\x1b[1;32mok\x1b[0m") == "ok"
 
 
+def test_a_chat_message_keeps_its_words_without_its_time_and_author():
+    raw = (
+        "[10:30] ola: ViT-B on the v3-8 does 1.1 it/s\n"
+        "[9:05 AM] bruno.s: num_workers?\n"
+        "[10:41] ERROR: a log line keeps its severity word\n"
+    )
+    assert normalize(raw).lines == [
+        "ViT-B on the v3-8 does 1.1 it/s",
+        "num_workers?",
+        "[10:41] ERROR: a log line keeps its severity word",
+    ]
+
+
+def test_a_chat_messages_header_is_no_title_nor_key_line():
+    """Discord copies who wrote and when on a line of its own ("kenji — Today at 10:05"): the
+    first one was taken as the report's title."""
+    lines = ["kenji — Today at 10:05", "our JAX job on a v5litepod-8 is weirdly slow"]
+    for n in range(6):
+        lines += [f"sara — Today at 10:{10 + n}", f"message {n} about the data loader"]
+    norm = normalize("\n".join(lines))
+    texts = [text for _, text in select_key_lines(norm)]
+    assert not any("Today at" in text for text in texts)
+    assert query_views(norm, parse(norm))["head"] != lines[0]
+
+
 def test_invalid_utf8_and_control_characters():
     n = normalize(b"\xff\xfeResourceExhaustedError\x00\x07: hbm\n")
     assert "ResourceExhaustedError" in n.text and "\x00" not in n.text
@@ -553,3 +578,42 @@ def test_a_state_that_is_not_running_is_a_key_line():
     lines = [text for _, text in select_key_lines(normalize(raw))]
     assert "state: WAITING_FOR_RESOURCES" in lines
     assert parse(raw).outside["kind"] == "capacity"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Last week it OOMed at batch 4096; I went down to 2048 and it fits now, that part is fine.",
+        "Issue 1 (solved): loss became NaN after a few hundred steps.",
+        "I first got an error about a dynamic batch dimension, fixed with drop_remainder=True.",
+        "RESOURCE_EXHAUSTED during compilation (fixed by lowering per_device_batch_size).",
+        "[22:56] gabriel: o KeyError eu já corrigi. a dúvida é outra",
+        "Resolvi o erro de conexão: faltava o --net=host no container",
+        "Essa parte tá resolvida, não preciso de ajuda com ela.",
+    ],
+)
+def test_a_line_that_says_its_problem_is_fixed_is_read_so(line):
+    norm = normalize(line + "\nNow training is slow on the v4-8")
+    assert parse(norm).resolved_lines == [1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I thought that was fixed, but it still OOMs at batch 2048",
+        "seq len 37 (fixed), global batch 512 on a v3-8",
+        "The 128 is fixed by parse_line, so the filter is what breaks it",
+        "resolvi testar a TPU v3-8 do Kaggle na competição",
+        "ainda não resolvi o erro de conexão",
+    ],
+)
+def test_a_line_that_leaves_its_problem_open_is_not_read_as_fixed(line):
+    assert parse(normalize(line)).resolved_lines == []
+
+
+def test_a_message_on_a_line_said_fixed_is_no_reading_outside_the_guide():
+    text = (
+        "Issue 1 (solved): loss became NaN after a few hundred steps.\n"
+        "Issue 2: the v5litepod-8 step time is 0.6 ms with MXU utilization 2%"
+    )
+    assert parse(normalize(text)).outside is None

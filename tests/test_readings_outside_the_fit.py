@@ -80,6 +80,25 @@ REPORTS = [
         "non-singleton dimension 1\n"
         "and the whole thing just hangs and ignores Ctrl+C until I kill -9 every python",
     ),
+    (
+        # a chat thread (each line "[hh:mm] author: …"): one host of the pod died and Ctrl+C
+        # on another did nothing ("e nada")
+        "hang-on-error",
+        "[09:10] lia: o treino em JAX na v4-32 parou no step 880, nenhum log faz meia hora\n"
+        "[09:12] davi: será o checkpoint?\n"
+        "[09:15] lia: não. dei ctrl+c no worker 0 e nada\n"
+        "[09:21] lia: no worker 3 o python morreu com KeyError: 'labels' e os outros 3 ficaram "
+        "esperando\n",
+    ),
+    (
+        # a chat thread: two loader processes pegged and the other cores idle, the host busy
+        # producing the input ("procs")
+        "input-bottleneck",
+        "[14:02] max: torch_xla on a v3-8 runs at half the speed of one A100\n"
+        "[14:05] eva: what does the DataLoader look like?\n"
+        "[14:07] max: num_workers=2 with heavy augmentation, and htop shows 2 python procs at "
+        "100%, the other 94 cores idle\n",
+    ),
 ]
 
 

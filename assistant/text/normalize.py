@@ -38,6 +38,12 @@ _PREFIXES = [
     re.compile(r"^\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s+"),
     # syslog: "Mar  2 11:04:12 host prog[123]: "
     re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s+\S+\s+[\w./-]+(?:\[\d+\])?:\s*"),
+    # a chat message's time and author: "[10:30] ola: ", "[9:05 AM] bruno.s: " (Slack, IRC, a
+    # Discord export), not a log's severity ("[10:30] ERROR: …" keeps its word)
+    re.compile(
+        r"^\[\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\]\s*"
+        r"(?!(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b)[\w.-]{1,30}:\s+"
+    ),
     # shell prompts: "(vm)$ ", "user@host:~$ ", "$ "
     re.compile(r"^(?:\([\w-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^$#\s]*)?[$#]\s+"),
 ]

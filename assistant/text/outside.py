@@ -356,7 +356,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:billed|charged)\s+per\s+(?:second|minute|hour)\b|"
             r"\b(?:price|pricing)\s+(?:difference|calculator)\b|"
             # "quick cost question", "is that what I'd pay", "is the hourly price the same"
-            r"\bcost\s+question\b|\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
+            r"\bcost\s+question\b|"
+            # which paid tier: "which plan makes more sense", "qual plano vale mais a pena"
+            r"\bwhich\s+(?:plan|tier|subscription)\b|\bqual\s+(?:plano|assinatura)\b|\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
             r"\b(?:diferen[çc]a\s+de|calculadora\s+de)\s+pre[çc]os?\b",
             re.I,
         ),
@@ -422,6 +424,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\bZONE_RESOURCE_POOL_EXHAUSTED\b|\bResourcesUnavailableError\b|"
             r"\bFailed to acquire resources\b|\bquota (?:metrics? )?exceed(?:s|ed)?\b|"
             r"\bexceeded (?:the )?quota\b|"
+            # "it says it exceeds the project's quota", "fala que excede a cota do projeto"
+            r"\bexceeds? (?:the |my |our )?(?:project'?s? )?quota\b|\bexced(?:e|eu|ia) a cota\b|"
             # asking for more: "a quota request", "request a quota increase", "pedido de cota"
             r"\bquota (?:increase|request)s?\b|\b(?:aumento|pedido) de cota\b|"
             r"\b(?:aumentar|trocar|ampliar)\s+(?:a\s+|minha\s+|nossa\s+)?cota\b|"
@@ -480,7 +484,7 @@ _RULES: tuple[_Rule, ...] = (
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
-            r"(?:TPU\s+|GPU\s+)?hours)\b|"
+            r"(?:TPU\s+|GPU\s+)?(?:hours|time|quota))\b|"
             # Kaggle's counter of the week's accelerator hours: "says 0 hrs remaining this week"
             r"\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\s+(?:remaining|left)\s+(?:this|for\s+the)\s+week\b",
             re.I,
@@ -533,7 +537,10 @@ _RULES: tuple[_Rule, ...] = (
             # TensorFlow's op that hands a Colab TPU the notebook's Cloud Storage credentials
             # (tensorflow_gcs_config), failing: the bucket's access, not the TPU's connection
             r"\{\{node GcsConfigureCredentials\}\}|"
-            r"\bscheme was not a tensorflow::RetryingGcsFileSystem\b",
+            r"\bscheme was not a tensorflow::RetryingGcsFileSystem\b|"
+            # a 403 told beside the bucket in one sentence: "dá 403 ao gravar no gs://", "the
+            # bucket returns 403 on every write"
+            r"\b403\b[^\n.]{0,40}?(?:gs://|\bbucket)|(?:gs://|\bbucket\b)[^\n.]{0,40}?\b403\b",
             re.I,
         ),
     ),
@@ -687,6 +694,10 @@ _RULES: tuple[_Rule, ...] = (
             # in Portuguese: "acabou a RAM", "ficou sem memória RAM", "usou toda a RAM"
             r"\b(?:acabou|estourou|esgotou) a (?:mem[óo]ria )?RAM\b|\bsem (?:mem[óo]ria )?RAM\b|"
             r"\btoda a (?:mem[óo]ria )?RAM\b|\bRAM (?:acabou|estourou|esgotou)\b|"
+            # a process killed beside its resident size, which only the host's memory has ("the
+            # python process gets killed. htop shows it at ~350 GB resident")
+            r"\b(?:gets?|got|was|is|being)\s+killed\b[^\n]{0,120}?\bresident\b|"
+            r"\bresident\b[^\n]{0,120}?\b(?:gets?|got|was|is|being)\s+killed\b|"
             # its out-of-memory error names the device and the allocator: the host's CPU ones
             # ("… on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
             r"\bOOM when allocating tensor\b[^\n]*?/device:CPU:\d+|\bby allocator cpu\b",

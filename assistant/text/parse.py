@@ -185,8 +185,51 @@ _COURTESY = re.compile(
     r"(?:,?\s+[\w.-]+){0,4}\s*[,.!]*)\s*$",
     re.I,
 )
+# A chat message's header on a line of its own, as Discord copies it ("kenji — Today at 10:05",
+# "ana — 03/02/2025 14:10"): who wrote and when, never the problem, and never the title
+_CHAT_HEADER = re.compile(
+    r"^[\w .'-]{1,40}\s+[—–-]\s+(?:Today|Yesterday|Hoje|Ontem|\d{1,2}/\d{1,2}/\d{2,4})"
+    r"(?:\s+(?:at|às|as))?\s+\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?\s*$",
+    re.I,
+)
+# Lines that tell nothing of the problem: a greeting, a thank-you, a chat message's header
+_SAYS_NOTHING = (_COURTESY, _CHAT_HEADER)
+
+
+def _says_nothing(line: str) -> bool:
+    return any(rx.match(line) for rx in _SAYS_NOTHING)
+
+
+# A line that says the problem it tells is already fixed: "that part is fine", "it's solved now",
+# "Issue 1 (solved)", "fixed with drop_remainder=True", "fixed by lowering the batch", "it fits
+# now", "already fixed", "resolvi o erro de conexão", "o KeyError eu já corrigi", "essa parte tá
+# resolvida". Not a plan or a doubt ("I thought that was fixed", "still", "ainda"), nor "fixed"
+# as constant ("seq len 37 (fixed)", "fixed by parse_line"), nor "resolvi testar" (I decided to)
+_RESOLVED = re.compile(
+    r"\b(?:that|this|it|which)(?:['’]s|\s+is|\s+was)\s+(?:now\s+)?(?:fixed|solved|resolved"
+    r"|sorted(?:\s+out)?)\b"
+    r"|\b(?:that|this)\s+part\s+(?:is|was|['’]s)\s+(?:fine|fixed|solved|resolved|sorted)\b"
+    r"|\((?:solved|resolved|resolvid[oa])\)"
+    r"|\b(?:fixed|solved|resolved)\s+(?:it\s+|that\s+|this\s+)?(?:with\b|by\s+\w+ing\b)"
+    r"|\balready\s+(?:fixed|solved|handled)\b|\b(?:fits|works)\s+now\b"
+    r"|\b(?:resolvi|consertei|corrigi|arrumei)\s+(?:o|a|os|as|aquele|aquela|esse|essa|isso|este"
+    r"|esta)\b|\bj[áa]\s+(?:resolvi|corrigi|consertei|arrumei)\b"
+    r"|\b(?:t[áa]|est[áa]|ficou|foi)\s+resolvid[oa]\b",
+    re.I,
+)
+_STILL_OPEN = re.compile(
+    r"\b(?:still|again|thought|supposed(?:ly)?|not|yet|ainda|de\s+novo|achei|achava)\b", re.I
+)
+
+
+def says_resolved(line: str) -> bool:
+    """The line says the problem it tells is already fixed (`_RESOLVED`), and nothing on it says
+    the problem is still open."""
+    return bool(_RESOLVED.search(line)) and not _STILL_OPEN.search(line)
+
+
 # Lines that never name the problem, whatever error words they carry
-_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER, _COURTESY)
+_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER, *_SAYS_NOTHING)
 # The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
 # `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
 # no more capacity in the zone…"`, and the message line states the error in plain words that
@@ -237,6 +280,10 @@ class Facts:
     # regression's fix goes back to
     previous_release: dict[str, str] | None = None
     key_lines: list[dict[str, Any]] = field(default_factory=list)  # [{"line": original no, "text"}]
+    # the original numbers of the lines that say their problem is already fixed ("I went down to
+    # 2048 and it fits now, that part is fine", "Issue 1 (solved): …", "o KeyError eu já
+    # corrigi"; see `says_resolved`): a message on them is the story, not what is asked about
+    resolved_lines: list[int] = field(default_factory=list)
     line_count: int = 0
     # words of the input, counted up to SHORT_INPUT_WORDS + 1 (more: a longer input)
     words: int = 0
@@ -446,8 +493,10 @@ def _line_score(line: str) -> float:
     if _API_MESSAGE.match(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)) + len(_SYMPTOM_WORDS.findall(line)))
-    if any(rx.match(line) for rx in _NOT_KEY):
-        score -= 4  # a frame names code, a traceback's framing or a JSON opener nothing
+    if any(rx.match(line) for rx in _NOT_KEY) or says_resolved(line):
+        # a frame names code, a traceback's framing or a JSON opener nothing, and a problem
+        # said to be fixed is not the one asked about
+        score -= 4
     return score
 
 
@@ -459,7 +508,7 @@ def title_line(lines: list[str]) -> str | None:
     first = lines[0]
     if len(first) > 200 or len(first.split()) < 2 or _FRAME_LINE.match(first):
         return None
-    if _COURTESY.match(first):
+    if _says_nothing(first):
         return None
     if first.lower().startswith(("traceback", "```")):
         return None
@@ -617,9 +666,9 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
         seen.add(key)
         chosen.append(i)
     if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
-        told = [i for i, line in enumerate(lines) if not _COURTESY.match(line)] or list(
-            range(len(lines))
-        )
+        told = [
+            i for i, line in enumerate(lines) if not (_says_nothing(line) or says_resolved(line))
+        ] or list(range(len(lines)))
         chosen = told[: limit // 2] + told[max(limit // 2, len(told) - limit // 2) :]
     return [(i, lines[i]) for i in sorted(set(chosen))]
 
@@ -681,6 +730,11 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         # installation problem, but on a machine that names another device and no TPU it is only
         # JAX looking for hardware that is not there: the context gate's hint says what it is
         outside_lines = [k for k in outside_lines if not absent_backend_probe(k["text"])]
+    facts.resolved_lines = [
+        norm.line_numbers[i] for i, line in enumerate(norm.lines) if says_resolved(line)
+    ]
+    resolved = set(facts.resolved_lines)
+    outside_lines = [k for k in outside_lines if k["line"] not in resolved]
     facts.outside = read_outside(outside_lines) or read_code(
         norm.lines, norm.indents, norm.line_numbers
     )

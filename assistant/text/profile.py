@@ -290,7 +290,7 @@ _HOST_FEEDING = re.compile(
     r"(?<!\d, in )(?<!\d, in `)\b__next__\b"
     r"|\bhost\b(?:[^\n.]|\.(?=\w)){0,80}?\b(?:inside|in)\s+(?:my|the|a)\s+(?:`?[\w.]+\(\)`?\s+)?"
     r"(?:python\s+)?(?:generator|data\s*loader|input\s+pipeline|iterator|tf\.data)"
-    r"|\b(?:process(?:es)?|cores?|threads?|workers?)\b"
+    r"|\b(?:process(?:es)?|procs?|cores?|threads?|workers?)\b"
     + _WRAP
     + r"{0,40}?~?100\s*%"
     + _WRAP
@@ -474,6 +474,15 @@ _MEMORY_USED = [
     ),
     re.compile(
         r"\bused\s+" + _SIZE + r"\s*(?:of|out of|/)\s*" + _SIZE + r"\s*(?:of\s+)?(?:HBM|memory)",
+        re.I,
+    ),
+    # the memory named between the two sizes: "~3 GB de HBM usada de 16 GB", "2 GiB of HBM used
+    # out of 16 GiB"
+    re.compile(
+        _SIZE
+        + r"\s*(?:of|de)\s+(?:HBM|memory|mem[oó]ria)\s+(?:used|usad[oa]s?|in use|em uso)\s*"
+        + r"(?:of|out of|de|/)\s*(?:the\s+)?"
+        + _SIZE,
         re.I,
     ),
     # ... further along a line that names the memory, past other numbers: "get_memory_info('TPU:0')
