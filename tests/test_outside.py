@@ -1376,6 +1376,8 @@ ONE_PROCESS_COLLECTIVE = [
     "if jax.process_index() == 0:\n"
     "    metrics = p_eval_step(state, batch)\n"
     "    writer.write_scalars(step, metrics)\n",
+    "if step % cfg.eval_every == 0 and jax.process_index() == 0:\n"
+    "    metrics = p_eval_step(state, batch)\n",
     "    if xm.is_master_ordinal():\n        xm.save(model.state_dict(), 'ckpt.pt')\n",
 ]
 # ... and code where every process reaches the collective, or whose indentation was lost
@@ -1398,4 +1400,35 @@ def test_a_collective_only_the_first_process_calls_is_read(code):
 
 @pytest.mark.parametrize("code", EVERY_PROCESS_CALLS)
 def test_a_collective_every_process_calls_is_not_read(code):
+    assert _outside(code) is None
+
+
+# Keras fitting an endless dataset with no steps_per_epoch, in a report that says the epoch never
+# ends (`read_code`'s `dataset_steps`)
+ENDLESS_FIT = (
+    "A primeira época nunca termina:\n"
+    "ds = (tf.data.TFRecordDataset(files)\n"
+    "      .shuffle(10000)\n"
+    "      .repeat()\n"
+    "      .batch(512, drop_remainder=True))\n"
+    "model.fit(ds, epochs=20)\n"
+)
+
+
+def test_an_endless_dataset_fitted_with_no_steps_per_epoch_is_read():
+    found = _outside(ENDLESS_FIT)
+    assert found is not None and found["kind"] == "dataset_steps" and found["line"] == 6
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        ENDLESS_FIT.replace(
+            "model.fit(ds, epochs=20)", "model.fit(ds, epochs=20, steps_per_epoch=117)"
+        ),
+        ENDLESS_FIT.replace(".repeat()", ".repeat(3)"),
+        ENDLESS_FIT.replace("A primeira época nunca termina:", "Each epoch is slow:"),
+    ],
+)
+def test_a_fit_that_ends_its_epochs_is_not_read(code):
     assert _outside(code) is None

@@ -1124,10 +1124,12 @@ def read_outside(key_lines: list[dict[str, Any]]) -> dict[str, Any] | None:
 # others and the others never come: a hang that is the person's code, with no worker that died
 # (hang-on-error's). The block is read by indentation, so code pasted without it is not read.
 _FIRST_PROCESS_BRANCH = re.compile(
-    r"^if\s+(?:xm\.is_master_ordinal\(\s*(?:local\s*=\s*False)?\s*\)"
+    # (with other conditions joined by "and": "if step % every == 0 and jax.process_index() == 0:")
+    r"^if\s+(?:[^\n:#]*?\sand\s+)?(?:xm\.is_master_ordinal\(\s*(?:local\s*=\s*False)?\s*\)"
     r"|(?:xm\.get_ordinal|xr\.global_ordinal|jax\.process_index|dist\.get_rank"
     r"|torch\.distributed\.get_rank)\(\)\s*==\s*0"
-    r"|(?:global_)?rank\s*==\s*0|(?:self\.)?accelerator\.is_main_process)\s*:\s*(?:#.*)?$"
+    r"|(?:global_)?rank\s*==\s*0|(?:self\.)?accelerator\.is_main_process)"
+    r"(?:\s+and\s+[^\n:#]*?)?\s*:\s*(?:#.*)?$"
 )
 _COLLECTIVE_CALL = re.compile(
     r"\bxm\.(?:save|rendezvous|mesh_reduce|all_reduce|all_gather|reduce_scatter|all_to_all)\(|"
@@ -1139,14 +1141,49 @@ _COLLECTIVE_CALL = re.compile(
 BODY_LINES = 12  # lines of a block read after its `if`
 
 
+# ... and Keras fitting on a dataset repeated without end (`.repeat()` with no count) with no
+# steps_per_epoch anywhere, in a report that says the epoch never ends: the dataset's length
+# against Keras's steps (`dataset_steps`), not a TPU that re-runs its program
+_ENDLESS_REPEAT = re.compile(r"\.repeat\(\s*\)")
+_KERAS_FIT = re.compile(r"\.fit\(")
+_NEVER_ENDS = re.compile(
+    r"\b(?:never|nunca)\s+(?:ends?|finish\w*|termina\w*|acaba\w*)\b|\bn[ãa]o\s+(?:termina|acaba)\b"
+    r"|\bdoes\s*n[o']t\s+end\b|\bwon'?t\s+end\b",
+    re.I,
+)
+
+
+def _endless_fit(lines: list[str], numbers: list[int]) -> dict[str, Any] | None:
+    text = "\n".join(lines)
+    if "steps_per_epoch" in text or not _NEVER_ENDS.search(text):
+        return None
+    repeat = next((i for i, line in enumerate(lines) if _ENDLESS_REPEAT.search(line)), None)
+    fit = next((i for i, line in enumerate(lines) if _KERAS_FIT.search(line)), None)
+    if repeat is None or fit is None:
+        return None
+    return {
+        "kind": "dataset_steps",
+        "text": f"{lines[repeat]} … {lines[fit]} (no steps_per_epoch)",
+        "line": numbers[fit],
+    }
+
+
 def read_code(
     lines: list[str], indents: tuple[int, ...], numbers: list[int]
 ) -> dict[str, Any] | None:
-    """A collective called in a block only the first process runs (`one_process_collective`):
-    {"kind", "text": the branch and the call, "line": the call's line number}; None if there is
-    none. `lines`, `indents` and `numbers` are a `Normalized`'s."""
+    """What pasted code shows outside the guide: a collective called in a block only the first
+    process runs (`one_process_collective`), Keras fitting an endless dataset with no
+    steps_per_epoch (`dataset_steps`). {"kind", "text": the lines that say so, "line": the
+    call's line number}; None if there is none. `lines`, `indents` and `numbers` are a
+    `Normalized`'s."""
     if len(indents) != len(lines):
         return None
+    return _one_process_collective(lines, indents, numbers) or _endless_fit(lines, numbers)
+
+
+def _one_process_collective(
+    lines: list[str], indents: tuple[int, ...], numbers: list[int]
+) -> dict[str, Any] | None:
     for i, line in enumerate(lines):
         if not _FIRST_PROCESS_BRANCH.match(line):
             continue
