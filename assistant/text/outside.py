@@ -1155,7 +1155,7 @@ _NEVER_ENDS = re.compile(
 
 def _endless_fit(lines: list[str], numbers: list[int]) -> dict[str, Any] | None:
     text = "\n".join(lines)
-    if "steps_per_epoch" in text or not _NEVER_ENDS.search(text):
+    if ".repeat(" not in text or "steps_per_epoch" in text or not _NEVER_ENDS.search(text):
         return None
     repeat = next((i for i, line in enumerate(lines) if _ENDLESS_REPEAT.search(line)), None)
     fit = next((i for i, line in enumerate(lines) if _KERAS_FIT.search(line)), None)

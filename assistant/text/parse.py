@@ -222,9 +222,19 @@ _STILL_OPEN = re.compile(
 )
 
 
+# The stems one of `_RESOLVED`'s words has: looked for first, as plain substrings, so a long line
+# of other text (a log, dotted module paths) is not scanned by the pattern at every word
+_RESOLVED_STEMS = (
+    "fix", "solv", "sort", "fine", "fits", "works", "handl", "consert", "corrig", "arrum",
+)  # fmt: skip
+
+
 def says_resolved(line: str) -> bool:
     """The line says the problem it tells is already fixed (`_RESOLVED`), and nothing on it says
     the problem is still open."""
+    low = line.lower()
+    if not any(stem in low for stem in _RESOLVED_STEMS):
+        return False
     return bool(_RESOLVED.search(line)) and not _STILL_OPEN.search(line)
 
 
