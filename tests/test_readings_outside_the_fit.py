@@ -178,25 +178,22 @@ def test_a_busy_device_is_still_a_process_holding_the_tpu(engine):
     assert engine.ask(text).results[0].id == "hang-on-error"
 
 
-def test_another_products_403_told_in_prose_is_no_tpu_scopes_problem(engine):
-    """A TPU VM's script refused by BigQuery for its scopes, told in a sentence: create-403-scopes'
-    `other-product-refused` look-alike contests its signature, and the answer is refused with the
-    reading of another product's API."""
-    text = (
+# Reports refused with a reading outside the guide, asserted on the whole engine: (the kind read,
+# the report).
+REFUSED_OUTSIDE = [
+    (
+        # a TPU VM's script refused by BigQuery for its scopes, told in a sentence:
+        # create-403-scopes' `other-product-refused` look-alike contests its signature
+        "api_access",
         "Our v4-8 TPU VM trains fine, but at the end of each epoch the script inserts metrics "
         "into a BigQuery table and that call fails with a 403 about insufficient authentication "
-        "scopes. The service account has BigQuery Data Editor."
-    )
-    answer = engine.ask(text)
-    assert answer.abstained
-    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "api_access"
-
-
-def test_arrays_of_known_sizes_that_do_not_fit_are_refused(engine):
-    """A loss whose labels have another shape than the model's output, every size known: the
-    person's code on any device, not a shape the TPU cannot compile. TensorFlow gives the op's
-    message on the line after "Node: '…'", which is read as a key line."""
-    text = (
+        "scopes. The service account has BigQuery Data Editor.",
+    ),
+    (
+        # a loss whose labels have another shape than the model's output, every size known: the
+        # person's code on any device, not a shape the TPU cannot compile. TensorFlow gives the
+        # op's message on the line after "Node: '…'", which is read as a key line
+        "shape_mismatch",
         "Keras on a v3-8 with TPUStrategy, first step fails:\n"
         "tensorflow.python.framework.errors_impl.InvalidArgumentError: Graph execution error:\n"
         "\n"
@@ -206,27 +203,25 @@ def test_arrays_of_known_sizes_that_do_not_fit_are_refused(engine):
         "Node: 'binary_crossentropy/mul'\n"
         "Incompatible shapes: [32,5] vs. [32,1]\n"
         "\t [[{{node binary_crossentropy/mul}}]]\n"
-        "Do TPUs need static shapes here?"
-    )
-    answer = engine.ask(text)
-    assert answer.abstained
-    assert answer.facts.outside is not None and answer.facts.outside["kind"] == "shape_mismatch"
-
-
-def test_a_collective_only_the_master_reaches_is_refused(engine):
-    """The run stops at the end of an epoch with no error because the master alone calls
-    `xm.rendezvous`: the person's code, not a worker that died (hang-on-error); the answer is
-    refused with the reading of the block."""
-    text = (
+        "Do TPUs need static shapes here?",
+    ),
+    (
+        # the run stops at the end of an epoch with no error because the master alone calls
+        # `xm.rendezvous`: the person's code, not a worker that died (hang-on-error)
+        "one_process_collective",
         "torch_xla on a v3-8 with xmp.spawn. After the first epoch everything stops: no error, the "
         "TPU sits idle. End of the epoch loop:\n"
         "    if xm.is_master_ordinal():\n"
         "        acc = evaluate(model, val_loader)\n"
         "        xm.rendezvous('eval_done')\n"
         "        xm.save(model.state_dict(), 'ckpt.pt')\n"
-        "Is a core hung?"
-    )
+        "Is a core hung?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), REFUSED_OUTSIDE, ids=[k for k, _ in REFUSED_OUTSIDE])
+def test_a_reading_outside_the_guide_refuses_the_report(engine, kind, text):
     answer = engine.ask(text)
     assert answer.abstained
-    assert answer.facts.outside is not None
-    assert answer.facts.outside["kind"] == "one_process_collective"
+    assert answer.facts.outside is not None and answer.facts.outside["kind"] == kind
