@@ -182,6 +182,8 @@ class Engine:
             ev.sig = max(ev.sig, hit.weight)
         host_side = tpu_host_only(facts.context)
         for hit in self._matcher("excludes").match(lines):
+            if told_as_fixed(hit):
+                continue
             if hit.tpu_host_device and host_side:
                 continue  # XLA's CPU device named by a TPU job's host: not a look-alike here
             if hit.weight > evidence[hit.entry_id].exclude:

@@ -91,6 +91,14 @@ REPORTS = [
         "esperando\n",
     ),
     (
+        # the processes named as left on the other workers, after the state ("continuaram vivos
+        # nos workers 0, 1 e 3"): others-left-waiting's
+        "hang-on-error",
+        "Numa v4-32 o worker 2 morreu com FileNotFoundError num shard do dataset. Dei Ctrl+C no "
+        "meu terminal e a sessão do gcloud fechou, mas os processos python continuaram vivos nos "
+        "workers 0, 1 e 3 e a TPU ficou presa por eles.",
+    ),
+    (
         # a chat thread: two loader processes pegged and the other cores idle, the host busy
         # producing the input ("procs")
         "input-bottleneck",
