@@ -421,6 +421,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que a API de outro produto do Google recusou o pedido (“{text}”), o "
         "que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.file_permission": (
+        "line {line} says the system refused the user a file or a directory (“{text}”), which "
+        "the troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} diz que o sistema negou ao usuário um arquivo ou diretório (“{text}”), o "
+        "que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.model_hub": (
         "line {line} says a model hub refused to hand over the model (“{text}”), which the "
         "troubleshooting guide behind tpu-assist does not cover",
@@ -1928,6 +1934,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "produto (no BigQuery, BigQuery Job User e Data Viewer) e confira com que conta o código "
         "roda (`gcloud auth list`). Uma VM ou TPU VM criada com escopos limitados fica com eles: "
         "crie-a com `--scopes=cloud-platform` (ou o escopo do produto) e use papéis do IAM.",
+    ),
+    "answer.note_outside.file_permission": (
+        "Line {line} says the system refused the user a file or a directory (“{text}”): its "
+        "owner and mode, not the TPU, so the guide I answer from does not apply. A disk mounted "
+        "by root, or a directory another user (or `sudo`) created, is not writable by you: "
+        "`ls -ld` the path, then `sudo chown -R $USER` it (or `chmod`), or point the program at "
+        "a directory you own.",
+        "A linha {line} diz que o sistema negou ao usuário um arquivo ou diretório (“{text}”): é "
+        "o dono e as permissões, não a TPU, então o guia em que me baseio não se aplica. Um "
+        "disco montado pelo root, ou um diretório criado por outro usuário (ou por `sudo`), não "
+        "é gravável por você: rode `ls -ld` no caminho, depois `sudo chown -R $USER` nele (ou "
+        "`chmod`), ou aponte o programa para um diretório seu.",
     ),
     "answer.note_outside.model_hub": (
         "Line {line} says a model hub refused to hand over the model (“{text}”): the hub's "

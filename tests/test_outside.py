@@ -546,6 +546,10 @@ SHAPE_MISMATCH = [
     "TypeError: cannot reshape array of shape (8, 512, 1024) (size 4194304) into shape "
     "(8, 512, 16, 128) (size 8388608)",
 ]
+FILE_PERMISSION = [
+    "PermissionError: [Errno 13] Permission denied: '/mnt/disks/data/hf'",
+    "mkdir: cannot create directory '/mnt/disks/persist/ckpt': Permission denied",
+]
 MODEL_HUB = [
     "huggingface_hub.errors.GatedRepoError: 403 Client Error.",
     "Cannot access gated repo for url https://huggingface.co/google/gemma-2-9b/resolve/main/"
@@ -590,6 +594,8 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    # the TPU's own device refused (hang-on-error's accel-open-denied)
+    "PermissionError: [Errno 13] Permission denied: '/dev/accel0'",
     # a message the person says did not appear
     'o kernel morre ("Your notebook tried to allocate more memory than is available" não '
     'aparece, só "Kernel died")',
@@ -837,6 +843,7 @@ def _outside(text: str):
         *[("model_input", x) for x in MODEL_INPUT],
         *[("shape_mismatch", x) for x in SHAPE_MISMATCH],
         *[("model_hub", x) for x in MODEL_HUB],
+        *[("file_permission", x) for x in FILE_PERMISSION],
         *[("traced_condition", x) for x in TRACED_CONDITION],
         *[("spawn_guard", x) for x in SPAWN_GUARD],
         *[("certificate", x) for x in CERTIFICATE],

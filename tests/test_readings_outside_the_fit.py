@@ -233,3 +233,29 @@ def test_a_reading_outside_the_guide_refuses_the_report(engine, kind, text):
     answer = engine.ask(text)
     assert answer.abstained
     assert answer.facts.outside is not None and answer.facts.outside["kind"] == kind
+
+
+def test_the_profilers_verdict_from_a_gpu_run_is_no_tpu_evidence(engine):
+    """TensorBoard's profiler says "Your program is HIGHLY input-bound" for GPU runs too: beside
+    a GPU and no TPU, the context gate refuses it (input-bottleneck's profiler signatures are no
+    TPU evidence)."""
+    text = (
+        "Overview of our Vertex AI job (a2-highgpu-1g, 1 x NVIDIA A100):\n"
+        "Average Step Time: 212.4 ms\n"
+        "Device type: GPU\n"
+        "Your program is HIGHLY input-bound because 63.7% of the total step time sampled is "
+        "waiting for input. Therefore, you should first focus on reducing the input time.\n"
+        "What should we change in the tf.data pipeline?"
+    )
+    assert engine.ask(text).abstained
+
+
+def test_the_next_run_on_worker_0_is_no_program_started_on_one_host(engine):
+    """"The new run on worker 0 refuses to start" names where a run failed, not a program
+    started on one host of the slice (tpu-connection's one-host-of-a-pod needs "only")."""
+    text = (
+        "v4-32, launched on all hosts with --worker=all. Worker 2 died on a DataLossError, and "
+        "workers 0, 1 and 3 just sit there; Ctrl+C does nothing. After kill -9 the new run on "
+        "worker 0 refuses to start because the TPU is still in use."
+    )
+    assert engine.ask(text).results[0].id == "hang-on-error"

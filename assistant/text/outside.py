@@ -35,11 +35,12 @@ of one call committed to different devices), that the code or a library asks for
 machine without an NVIDIA GPU (`cuda_request`: a `.cuda()` left from a GPU script, bitsandbytes or
 flash-attn), that gcloud found no such TPU where it looked (`resource_missing`: a wrong zone, name
 or project), that another Google product's API refused the request (`api_access`: BigQuery,
-Drive), that a model hub refused to hand over a model (`model_hub`: a gated model on Hugging
-Face or Kaggle whose licence was not accepted), that the job ran on the CPU and never used the
-TPU (`tpu_unused`: TPUEstimator's use_tpu=False), that Kubernetes found no node for the pod
-(`scheduling`), that a request is longer than the context the server was configured for
-(`context_length`), that JAX cannot shard
+Drive), that the operating system refused the user a file (`file_permission`: "PermissionError:
+[Errno 13]" on a path that is not the TPU's device), that a model hub refused to hand over a
+model (`model_hub`: a gated model on Hugging Face or Kaggle whose licence was not accepted),
+that the job ran on the CPU and never used the TPU (`tpu_unused`: TPUEstimator's
+use_tpu=False), that Kubernetes found no node for the pod (`scheduling`), that a request is
+longer than the context the server was configured for (`context_length`), that JAX cannot shard
 an array as asked (`sharding`: a dimension that does not divide among the devices of its mesh
 axis), that an index is outside the table it reads (`index_range`: a token id over the
 vocabulary), that the machine could not verify a server's TLS certificate (`certificate`: an
@@ -581,6 +582,17 @@ _RULES: tuple[_Rule, ...] = (
             + _NO_TPU_IN_SENTENCE
             + r"{0,40}?\b(?:to|from|on|calling|writing to|querying|reading|para|d[oea]|n[oa]|ao)"
             r"\s+(?:the\s+|a\s+|o\s+)?" + _OTHER_PRODUCT + r"\b",
+            re.I,
+        ),
+    ),
+    _Rule(
+        # the operating system refused the user a file or a directory (a disk mounted by root, a
+        # cache directory another user made): its owner and mode, not the TPU. The TPU's own
+        # device files (/dev/accel*, /dev/vfio) refused are hang-on-error's or tpu-connection's
+        "file_permission",
+        re.compile(
+            r"\bPermissionError: \[Errno 13\] Permission denied: ['\"](?!/dev/(?:accel|vfio))|"
+            r"\bcannot create directory\b[^\n]{0,120}?: Permission denied\b",
             re.I,
         ),
     ),
