@@ -251,8 +251,8 @@ def test_the_profilers_verdict_from_a_gpu_run_is_no_tpu_evidence(engine):
 
 
 def test_the_next_run_on_worker_0_is_no_program_started_on_one_host(engine):
-    """"The new run on worker 0 refuses to start" names where a run failed, not a program
-    started on one host of the slice (tpu-connection's one-host-of-a-pod needs "only")."""
+    """A run said to fail "on worker 0" names where it failed, not a program started on one
+    host of the slice (tpu-connection's one-host-of-a-pod needs "only")."""
     text = (
         "v4-32, launched on all hosts with --worker=all. Worker 2 died on a DataLossError, and "
         "workers 0, 1 and 3 just sit there; Ctrl+C does nothing. After kill -9 the new run on "
