@@ -494,7 +494,9 @@ FATAL_BONUS = 3
 EXCEPTION_SCORE = 3  # what an exception's name adds to a line's score (`_line_score`)
 
 
-def _line_score(line: str) -> float:
+def _line_score(line: str, resolved: bool = False) -> float:
+    """How much `line` reads like the error; `resolved`: the line says its problem is already
+    fixed (`says_resolved`, read once per line by the caller)."""
     score = 0.0
     if _EXC.search(line):
         score += EXCEPTION_SCORE
@@ -503,7 +505,7 @@ def _line_score(line: str) -> float:
     if _API_MESSAGE.match(line):
         score += 3
     score += min(3, len(_KEY_WORDS.findall(line)) + len(_SYMPTOM_WORDS.findall(line)))
-    if any(rx.match(line) for rx in _NOT_KEY) or says_resolved(line):
+    if any(rx.match(line) for rx in _NOT_KEY) or resolved:
         # a frame names code, a traceback's framing or a JSON opener nothing, and a problem
         # said to be fixed is not the one asked about
         score -= 4
@@ -631,14 +633,15 @@ _NAMES_NODE = re.compile(r"^\s*Node: '[^']+'\s*$")
 
 
 def _with_continuations(
-    lines: list[str], scored: list[tuple[float, int]]
+    lines: list[str], scored: list[tuple[float, int]], resolved: frozenset[int]
 ) -> list[tuple[float, int]]:
-    """`scored` ((score, i) for each line i) with the line after such a prefix scored as it is."""
+    """`scored` ((score, i) for each line i) with the line after such a prefix scored as it is
+    (`resolved`: the indices of the lines said to be fixed)."""
     out = list(scored)
     for i, line in enumerate(lines[:-1]):
         if _NAMES_NODE.match(line):
-            nxt = lines[i + 1]
-            out[i + 1] = (max(out[i + 1][0], _line_score(nxt) + EXCEPTION_SCORE), i + 1)
+            as_message = _line_score(lines[i + 1], i + 1 in resolved) + EXCEPTION_SCORE
+            out[i + 1] = (max(out[i + 1][0], as_message), i + 1)
             continue
         score = scored[i][0]
         if score <= 0 or not (_OPENS_MESSAGE.search(line) and _EXC.search(line)):
@@ -649,20 +652,31 @@ def _with_continuations(
     return out
 
 
-def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int, str]]:
+def resolved_indices(lines: list[str]) -> frozenset[int]:
+    """The indices of the lines that say their problem is already fixed (`says_resolved`)."""
+    return frozenset(i for i, line in enumerate(lines) if says_resolved(line))
+
+
+def select_key_lines(
+    norm: Normalized, limit: int = KEY_LINES, resolved: frozenset[int] | None = None
+) -> list[tuple[int, str]]:
     """The lines that carry the error, in input order: (index into norm.lines, text).
 
     Short inputs are kept whole. Long ones keep their title (see `title_line`) and the
     best-scoring lines, preferring the last occurrences (the final exception of a traceback is the
-    one that matters).
+    one that matters); a line said to be fixed (`resolved`, by index; read here if not given)
+    scores lower.
     """
     lines = norm.lines
     if len(lines) <= limit:
         return list(enumerate(lines))
+    if resolved is None:
+        resolved = resolved_indices(lines)
     scored = [
-        (_line_score(line) + FATAL_BONUS * (i in norm.fatal), i) for i, line in enumerate(lines)
+        (_line_score(line, i in resolved) + FATAL_BONUS * (i in norm.fatal), i)
+        for i, line in enumerate(lines)
     ]
-    scored = _with_continuations(lines, scored)
+    scored = _with_continuations(lines, scored, resolved)
     seen: set[str] = set()
     chosen: list[int] = [0] if title_line(lines) else []
     for score, i in sorted(scored, key=lambda t: (-t[0], -t[1])):
@@ -677,7 +691,7 @@ def select_key_lines(norm: Normalized, limit: int = KEY_LINES) -> list[tuple[int
         chosen.append(i)
     if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
         told = [
-            i for i, line in enumerate(lines) if not (_says_nothing(line) or says_resolved(line))
+            i for i, line in enumerate(lines) if not (_says_nothing(line) or i in resolved)
         ] or list(range(len(lines)))
         chosen = told[: limit // 2] + told[max(limit // 2, len(told) - limit // 2) :]
     return [(i, lines[i]) for i in sorted(set(chosen))]
@@ -687,7 +701,9 @@ def parse(raw: str | bytes | Normalized) -> Facts:
     norm = raw if isinstance(raw, Normalized) else normalize(raw)
     text = norm.text
     facts = Facts(line_count=len(norm.lines), truncated=norm.truncated)
-    key = select_key_lines(norm)
+    resolved = resolved_indices(norm.lines)
+    facts.resolved_lines = [norm.line_numbers[i] for i in sorted(resolved)]
+    key = select_key_lines(norm, resolved=resolved)
     facts.key_lines = [{"line": norm.line_numbers[i], "text": t} for i, t in key]
     scan = text if len(text) <= 200_000 else "\n".join(t for _, t in key)
 
@@ -740,11 +756,8 @@ def parse(raw: str | bytes | Normalized) -> Facts:
         # installation problem, but on a machine that names another device and no TPU it is only
         # JAX looking for hardware that is not there: the context gate's hint says what it is
         outside_lines = [k for k in outside_lines if not absent_backend_probe(k["text"])]
-    facts.resolved_lines = [
-        norm.line_numbers[i] for i, line in enumerate(norm.lines) if says_resolved(line)
-    ]
-    resolved = set(facts.resolved_lines)
-    outside_lines = [k for k in outside_lines if k["line"] not in resolved]
+    told_fixed = set(facts.resolved_lines)
+    outside_lines = [k for k in outside_lines if k["line"] not in told_fixed]
     facts.outside = read_outside(outside_lines) or read_code(
         norm.lines, norm.indents, norm.line_numbers
     )

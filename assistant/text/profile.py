@@ -18,18 +18,19 @@ from dataclasses import asdict, dataclass
 
 _NUM = r"(\d{1,3}(?:[.,]\d+)?)\s*%"
 _SEP = r"[^\d\n%]{0,60}?"  # words between the name and its value: "(higher is better):", " is "
+# The words of the other measures a figure may belong to, which the words between a name and its
+# figure must not hold (each reader adds its own: the host, loss, FLOPS)
+_OTHER_MEASURE = r"util|gpu|cpu|mxu|duty|mem[oó]r|hbm"
 # the same, naming no other measure on the way: in "input-bound I think, GPU util hovers around
 # 30%" the figure is the GPU's utilization, not the input's share
-_SEP_OWN = r"(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
+_SEP_OWN = rf"(?:(?!{_OTHER_MEASURE})[^\d\n%]){{0,60}}?"
 # a duration stated before the share it is of the step, the share in brackets: "TPU idle: 225.9 ms
 # (92.2%)", the overview's breakdown as people copy it
-_SEP_SHARE = _SEP + r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
+_DURATION_FIRST = r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
+_SEP_SHARE = _SEP + _DURATION_FIRST
 # ... naming no other measure nor the host on the way: in "TPU idle, host CPU near 0%" the figure
 # is the host's
-_SEP_SHARE_OWN = (
-    r"(?:(?!\bhost\b|util|gpu|cpu|mxu|duty|mem[oó]r|hbm)[^\d\n%]){0,60}?"
-    r"(?:~?\d+(?:[.,]\d+)?\s*(?:ms|s)\s*\(\s*)?"
-)
+_SEP_SHARE_OWN = rf"(?:(?!\bhost\b|{_OTHER_MEASURE})[^\d\n%]){{0,60}}?" + _DURATION_FIRST
 # "esperando entrada", "esperando pelos dados": the TPU waiting for its input, in Portuguese
 _WAITING_PT = r"esperando\s+(?:(?:por|pela|pelos)\s+)?(?:a\s+|os\s+|o\s+)?(?:entrada|dados|input)"
 _NEAR = (  # a value right after its name, or after a verb and an adverb ("is only 20%")
@@ -61,7 +62,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         # its value: "MFU printed by MaxText around 9%", "o MFU que a gente calcula dá uns 9%"
         # (not "the MFU estimate looks wrong, loss 12%")
         re.compile(
-            r"\bMFU\b(?:(?!util|gpu|cpu|mxu|duty|mem[oó]r|hbm|loss|acc)[^\d\n%]){0,50}?"
+            rf"\bMFU\b(?:(?!{_OTHER_MEASURE}|loss|acc)[^\d\n%]){{0,50}}?"
             r"(?:\b(?:around|about|roughly|near|only|just|of|at|is|was|stays|sits|hovers|d[áa]|uns"
             r"|de|em|fica)\s+~?|~)" + _NUM,
             re.I,
@@ -79,7 +80,7 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
         # measure between: "the TPU v4 profile shows 70% of the time idle", "a TPU passa 70% do
         # tempo ociosa" (not "my tpu is slow, mxu 12% idle 3%": the 12% is the MXU's)
         re.compile(
-            r"\bTPU\b(?:(?!\bhost\b|util|gpu|cpu|mxu|duty|mem[oó]r|hbm|flops)[^\n%]){0,60}?"
+            rf"\bTPU\b(?:(?!\bhost\b|{_OTHER_MEASURE}|flops)[^\n%]){{0,60}}?"
             + _NUM
             + r"\s*(?:of\s+(?:the\s+)?(?:step\s+)?time\s+|do\s+tempo\s+)?(?:idle|ociosa|ocioso)",
             re.I,
