@@ -465,6 +465,18 @@ def test_memory_reports_are_key_lines_of_a_long_log():
     assert log[12] in texts and log[20] in texts
 
 
+def test_a_run_that_would_not_stop_said_after_a_long_log_is_a_key_line():
+    """A person's note under the log that Ctrl-C did not stop it, or that nothing came after, tells
+    the problem the log does not."""
+    log = [f"I1203 10:00:{i:02d} step {i} loss=1.{i}" for i in range(30)]
+    note = "(an hour now. Ctrl-C only ends my ssh session, python3 stays on the other hosts)"
+    quiet = "nothing after that line for 40 minutes"
+    texts = [k["text"] for k in parse("\n".join(["pod run", "", *log, note])).key_lines]
+    assert note in texts
+    texts = [k["text"] for k in parse("\n".join(["pod run", "", *log, quiet])).key_lines]
+    assert quiet in texts
+
+
 def test_tpu_generation_is_not_a_software_version():
     # a TensorFlow build string and a library's major version are not TPU generations
     assert (

@@ -51,7 +51,8 @@ The guide separates slow-training problems by where the step time goes:
   sizes) → `tensor-padding`, whose look-alike patterns (a conv layer's `padding="same"`) it
   outweighs: they guard against words, and this is a measurement;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
-  guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`. A
+  guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`,
+  unless the per-core batch is already at the guide's ideal (128) or above. A
   low MXU figure as well is what such a batch leaves (the units are not filled), and tips it to
   `small-batch` the way narrow layers tip it to `small-layers`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension; not one of sequences
@@ -114,6 +115,7 @@ TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
 # two outside the guide)
 FULL_ROWS = 4096
 NORM_BATCH = 32  # per-core batch under which the guide finds batch norm lowering accuracy
+IDEAL_BATCH = 128  # per-core batch the guide calls ideal ("1024, 128 per TPU core")
 MOSTLY_FREE = 25  # % of the device's memory in use
 OFF_TILE = 1.1  # a model dimension padded up to the next multiple of 128 by a tenth or more
 PADDED = 2.0  # a buffer padded to this many times its size (the tensor-padding signature's figure)
@@ -194,6 +196,12 @@ def _memory_limits(p: ProfileFigures) -> bool:
 def _mostly_free(p: ProfileFigures) -> bool:
     """The device's memory measured mostly unused (under MOSTLY_FREE % in use)."""
     return p.memory_used is not None and p.memory_used < MOSTLY_FREE
+
+
+def _ample_batch(p: ProfileFigures) -> bool:
+    """A per-core batch at the guide's ideal or above: whatever leaves the memory free, it is not
+    a batch too small."""
+    return p.per_core_batch is not None and p.per_core_batch >= IDEAL_BATCH
 
 
 def _long_sequences(p: ProfileFigures) -> bool:
@@ -508,8 +516,15 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: (
             _mostly_free(p)
             # a host busy producing the input explains the low throughput, as does a run that
-            # speeds up on synthetic data: the batch may be fine
-            and not (_waits_for_input(p) or _narrow(p) or p.host_feeding or p.synthetic_faster)
+            # speeds up on synthetic data: the batch may be fine; a per-core batch at the guide's
+            # ideal already is
+            and not (
+                _waits_for_input(p)
+                or _narrow(p)
+                or p.host_feeding
+                or p.synthetic_faster
+                or _ample_batch(p)
+            )
         ),
         lambda p: _known(
             memory_used=p.memory_used, per_core_batch=p.per_core_batch, **_compute_use(p)

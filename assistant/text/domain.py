@@ -139,10 +139,15 @@ _OTHER_TPU = re.compile(
     re.I,
 )
 # Beside another device named: a TPU only likened to this run ("the same kind of thing as the TPU
-# hangs people report", "similar to what happens on TPU")
+# hangs people report", "similar to what happens on TPU"), or other people's ("the folks who use
+# the TPU said it happened there too", "o pessoal que usa a TPU falou que lá acontecia igual")
 _NOT_CLOUD_TPU = re.compile(
     r"\b(?:same|similar)\b[^.?!\n]{0,30}?\b(?:as|to)\s+(?:what\s+happens\s+)?(?:on\s+)?"
-    r"(?:an?\s+|the\s+)?TPUs?\b",
+    r"(?:an?\s+|the\s+)?TPUs?\b|"
+    r"\b(?:people|folks|guys|colleagues|others|team)\s+(?:who\s+(?:use|run\s+on)|using|on)\s+"
+    r"(?:the\s+|a\s+)?TPUs?\b|"
+    r"\b(?:pessoal|galera|povo|colegas|gente)\s+(?:que\s+(?:usa|usam|roda|rodam)(?:\s+n)?|d)"
+    r"[ao]?\s*(?:a\s+)?TPUs?\b",
     re.I,
 )
 # A person saying they do not use or have a TPU ("I am not using TPU, I am on GPU only", "I don't
@@ -183,11 +188,13 @@ _DISOWNED_TPU = re.compile(
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
 _TPU_SLICE = r"v[2-6](?:e|p|litepod)?-\d{1,4}"  # "v4-8", "v5litepod-16"
 _TPU_GENERATION = rf"(?:{_TPU_SLICE}|v[2-6](?:e|p|litepod)?)"  # ... or "v5e" alone
+# the generations whose bare names mean nothing but a TPU (a bare "v4" can be anything's version)
+_TPU_ONLY_GENERATION = r"(?:v5e|v5p|v6e|v5litepod|trillium)"
 _TPU_ARTICLE = (
     r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:(?:Cloud\s+)?TPUs?"
     rf"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+{_TPU_GENERATION})?\b(?:\s*\({_TPU_GENERATION}\))?"
-    # or a slice named alone: "a v4-8"
-    rf"|{_TPU_SLICE}\b)"
+    # or a slice named alone: "a v4-8", or a generation that names nothing else: "pra v5e"
+    rf"|{_TPU_SLICE}\b|{_TPU_ONLY_GENERATION}\b)"
 )
 _MOVE = r"(?:move|moving|switch|switching|migrat\w+|port|porting)"
 _PLANNED_TPU = re.compile(

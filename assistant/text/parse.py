@@ -162,7 +162,10 @@ _SYMPTOM_WORDS = re.compile(
     r"\bcrash\w*|\bdeadlock\w*|\blent[oa]s?\b|\btrav(?:a|ad[oa]s?|ou|ando)\b|\bocios\w*|"
     # XLA's memory reports ("Extra memory due to padding: 15.50G", "reserve 3.95G at the bottom
     # of memory") and a person's ("memory use grows every epoch")
-    r"\bmemory\b|\bmem[oó]ria\b",
+    r"\bmemory\b|\bmem[oó]ria\b|"
+    # a run that would not stop or went quiet: "Ctrl-C only kills my local ssh", "nothing after
+    # that, 50 minutes now", "dei ctrl+c e nada"
+    r"\bctrl[-+ ]?c\b|\bnothing\s+(?:after|since|else|more)\b|\bnada\s+(?:depois|mais)\b",
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')

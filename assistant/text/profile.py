@@ -51,6 +51,8 @@ _PATTERNS: dict[str, list[re.Pattern[str]]] = {
     # the op profile's share of the chip's peak compute: the MXU's figure by another name
     "flops_utilization": [
         re.compile(r"\bFLOPS?\s+utili[sz]ation" + _NEAR + _NUM, re.I),
+        # ... in Portuguese word order: "a utilização de FLOPS fica em 2%"
+        re.compile(r"\butiliza[çc][ãa]o\s+(?:de\s+|dos\s+)?FLOPS?\b" + _NEAR + _NUM, re.I),
     ],
     # MFU, model FLOPs utilization (the model's FLOPs per second over the chips' peak): the same
     # measure as MaxText and most JAX and PyTorch/XLA training loops print it, without a profile
@@ -604,9 +606,11 @@ _LAYER_LIST = re.compile(
 )
 
 # ... and as the filters of a CNN's blocks, in words: "conv blocks with 16, 32, 32 and 64
-# filters", "4 blocos conv com 16, 32, 32, 64 filtros", "channels 32/64/64"
+# filters", "4 blocos conv com 16, 32, 32, 64 filtros", "channels 32/64/64", "6 conv1d com 32 e
+# 48 canais"
 _FILTER_LIST = re.compile(
-    r"\b(\d{1,5}(?:\s*(?:,|/)\s*\d{1,5}){1,15}(?:\s*,?\s*(?:and|e)\s+\d{1,5})?)\s+"
+    r"\b(\d{1,5}(?:(?:\s*(?:,|/)\s*\d{1,5}){1,15}(?:\s*,?\s*(?:and|e)\s+\d{1,5})?"
+    r"|\s+(?:and|e)\s+\d{1,5}))\s+"
     r"(?:filters|filtros|channels|canais)\b"
     r"|\b(?:filters|filtros|channels|canais)\s*[:=]?\s*(\d{1,5}(?:\s*/\s*\d{1,5}){1,15})\b",
     re.I,
@@ -621,24 +625,24 @@ def _widest_filters(m: re.Match[str]) -> int | None:
     return max(widths) if min(widths) >= 8 and widths == sorted(widths) else None
 
 
-# ... and as a chain from layer to layer: "3 Dense layers: 64 -> 32 -> 16 -> 1", "MLP 256 → 64 →
-# 10", "camadas 64 -> 32 -> 1" (three widths or more: two are a change, "batch 64 -> 128"). The
-# chain may start at the input's features ("784 → 128 → 10"); the widest counts. Where it names its
-# first number as the input's features ("48 input features -> 64 -> 32 -> 1", "24 features de
-# entrada → 64 → 32"), the input is not a layer: only the widths after it count (`rest`).
+# ... and as a chain from layer to layer: "3 Dense layers: 64 -> 32 -> 16 -> 1", "MLP 416 → 64 →
+# 32 → 1", "camadas 64 -> 32 -> 1" (three widths or more: two are a change, "batch 64 -> 128").
+# A chain runs from what enters the first layer to what leaves each one ("784 → 128 → 10", "48
+# input features -> 64 -> 32 -> 1"): its first number is the input's features, not a layer, and
+# only the widths after it (`rest`) count; the widest of them is the model's. Over the labelled
+# and written sets, every chain was a narrow model's, one of them after 416 input features.
 _LAYER_CHAIN = re.compile(
     r"\b(?:layers?|dense|mlp|hidden|units|neurons|camadas?|neur[oô]nios)\b[^\n\d]{0,40}?"
-    r"(?P<first>\d{1,5})(?P<input>\s+(?:input\s+)?(?:features|inputs)(?:\s+de\s+entrada)?)?"
+    r"\d{1,5}(?:\s+(?:input\s+)?(?:features|inputs)(?:\s+de\s+entrada)?)?"
     r"(?P<rest>(?:\s*(?:->|→|-->|=>)\s*\d{1,5}){2,15})\b",
     re.I,
 )
 
 
 def _widest_in_chain(m: re.Match[str]) -> int:
-    """The widest layer of a `_LAYER_CHAIN` match: its first number too, unless named as the
-    input's features."""
-    after = [int(w) for w in re.findall(r"\d+", m.group("rest"))]
-    return max(after if m.group("input") else [int(m.group("first")), *after])
+    """The widest layer of a `_LAYER_CHAIN` match: the widths after its first number, which is
+    the input's."""
+    return max(int(w) for w in re.findall(r"\d+", m.group("rest")))
 
 
 # The length of a batch's sequences as a config or a person states it: "max_target_length=8192"
