@@ -25,7 +25,7 @@ from .retrieval.fusion import VIEWS, Evidence, Scored
 from .retrieval.profile_rules import route as route_profile
 from .retrieval.signatures import SignatureHit, SignatureMatcher
 from .strings import t
-from .text.domain import domain_terms, tpu_host_only, without_tpu
+from .text.domain import domain_terms, names_a_tpu_run, tpu_host_only, without_tpu
 from .text.normalize import normalize
 from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
 from .text.profile import ProfileFigures, names_a_figure
@@ -141,7 +141,7 @@ class Engine:
         clock.lap("lexical")
         used_dense = not (dense_mode == "auto" and not self.embedder.loaded and decisive(evidence))
         if used_dense:
-            self._dense(index, views, evidence, clock, tpu_host_only(facts.context))
+            self._dense(index, views, evidence, clock, names_a_tpu_run(facts.context))
         domain = min(3, len(domain_terms(query))) / 3
         gate = facts.context.get("gate")
         return Retrieval(
@@ -259,8 +259,9 @@ class Engine:
         # entry's described look-alikes are not its evidence: the closest one is kept apart
         # (`all` view), for the confidence model to weigh against the entry's own similarity.
         # A look-alike set on another device with no TPU at all is no such case for an input that
-        # names a TPU and no other hardware (`tpu_alone`, `tpu_host_only`): "xm.xla_device() never
-        # returns on the v3-8" is not "a GPU machine with torch_xla merely installed".
+        # ran on a TPU (`tpu_alone`, `names_a_tpu_run`): "xm.xla_device() never returns on the
+        # v3-8" is not "a GPU machine with torch_xla merely installed", nor is "84% on the P100,
+        # 71% with TPUStrategy" "different accuracy on a GPU than on a CPU, no TPU involved".
         texts = list(dict.fromkeys(views.values()))
         qvecs = self.embedder.encode([t[:2000] for t in texts])
         clock.lap("embed")

@@ -1091,6 +1091,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "device memory {value}% in use",
         "memória do dispositivo {value}% em uso",
     ),
+    "profile.padding_named": (
+        "padding named beside the narrow layers",
+        "preenchimento citado junto das camadas estreitas",
+    ),
     "profile.synthetic_faster": (
         "faster on synthetic data than on the real input",
         "mais rápido com dados sintéticos do que com os reais",
@@ -1102,6 +1106,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "profile.jit_same_shapes": (
         "compiled again for the same input shapes",
         "compilada de novo para os mesmos formatos de entrada",
+    ),
+    "profile.jit_new_shapes": (
+        "compiled for new input shapes",
+        "compilada para formatos de entrada novos",
     ),
     "profile.reads_for": (
         "{scalar_reads} values read back to Python for {execute_count} graph executions",

@@ -42,6 +42,7 @@ INSTALL = [
     "ERROR: Cannot install jax[tpu]==0.4.30 and tensorflow==2.15.0 because these package versions "
     "have conflicting dependencies.",
     "RuntimeError: jaxlib version 0.4.20 is incompatible with jax version 0.4.30",
+    "A module that was compiled using NumPy 1.x cannot be run in NumPy 2.1.3 as it may crash.",
     "the torch and torch_xla versions don't match after the upgrade",
     "TypeError: batch() got an unexpected keyword argument 'drop_remainder'",
     # an op of the framework's own that the TPU host's older binary does not have

@@ -477,6 +477,30 @@ def test_a_run_that_would_not_stop_said_after_a_long_log_is_a_key_line():
     assert quiet in texts
 
 
+def test_what_every_start_prints_and_code_that_raises_are_no_key_lines():
+    """The notes a healthy start prints, which people often blame, and Python source that names an
+    exception without being one, are not what a report is about; the error below them is."""
+    noise = [
+        "2024-04-22 08:14:10.553120: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261]"
+        " Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when"
+        " one has already been registered",
+        "2024-03-27 11:40:03.266012: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38]"
+        " TF-TRT Warning: Could not find TensorRT",
+        "WARNING:root:libtpu.so and TPU device found. Setting PJRT_DEVICE=TPU.",
+        "/usr/lib/python3.10/site-packages/transformers/utils/generic.py:441: UserWarning:"
+        " torch.utils._pytree._register_pytree_node is deprecated.",
+        "  warnings.warn(",
+        "except ValueError:",
+        "    raise e.with_traceback(filtered_tb) from None",
+    ]
+    error = "ValueError: No files matched pattern: gs://bucket/trian-*"
+    texts = [k["text"] for k in parse("\n".join(["Job dies at start", *noise, error])).key_lines]
+    assert texts == ["Job dies at start", error]
+    # a warning that tells the problem stays: it is not one of those notes
+    slow = "UserWarning: TPU backend initialization is taking more than 60.0 seconds."
+    assert slow in [k["text"] for k in parse("\n".join([*noise, slow])).key_lines]
+
+
 def test_tpu_generation_is_not_a_software_version():
     # a TensorFlow build string and a library's major version are not TPU generations
     assert (

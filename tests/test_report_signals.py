@@ -18,7 +18,7 @@ from assistant.evaluation import (
 from assistant.explain import explain_context
 from assistant.retrieval.fusion import Evidence
 from assistant.retrieval.profile_rules import AGREEING, MEASURED, route
-from assistant.text.domain import read_context, tpu_host_only, xla_elsewhere
+from assistant.text.domain import names_a_tpu_run, read_context, tpu_host_only, xla_elsewhere
 from assistant.text.normalize import normalize
 from assistant.text.parse import error_lines, parse, query_views, title_line
 from assistant.text.profile import names_a_figure, read_profile
@@ -145,7 +145,7 @@ def test_profile_figures_route_between_look_alike_slowdowns():
     assert _routed(one) == ["steps-per-execution"]
     # ... and with the input ruled out too, the TPU's own work is what is left to read
     mlp = "Dense(64), Dense(32), Dense(1); steps_per_execution=32\nFLOPS utilization 0.4%, duty cycle 61%, input 3%"
-    assert _routed(mlp) == ["small-layers", "tensor-padding"]
+    assert _routed(mlp) == ["small-layers"]
     assert _routed("MXU utilization: 4%, TPU idle time: 1%") == ["low-mxu"]
     assert _routed("per-core batch size: 2") == ["small-batch"]
     assert _routed("MXU utilization: 71%, TPU idle time: 3%") == []
@@ -239,6 +239,14 @@ def test_this_versions_readings_of_a_pasted_run():
         compiled + f"[ShapedArray(int32[64,{n}])]. Argument mapping: (x,)." for n in (87, 112)
     )
     assert read_profile(grown).jit_same_shapes is None and _routed(grown) == ["dynamic-shape"]
+    # ... and the new shapes, shown by the log, are the problem measured; counted compilations
+    # that show no shapes are evidence only
+    assert read_profile(grown).jit_new_shapes == 1
+    assert [h.weight for h in route(read_profile(grown))] == [0.8]
+    # JAX logs its compilations on a GPU too: no evidence of a TPU
+    assert not any(h.tpu_evidence for h in route(read_profile(grown)))
+    assert read_profile(log).jit_new_shapes is None
+    assert [h.weight for h in route(read_profile(log))] == [0.6]
     # a model dimension changed off the 128 tile and measured: padding, not the matrix units
     changed = read_profile("mudei o d_model de 512 pra 520 e ficou mais lento")
     assert (changed.previous_width, changed.model_width) == (512, 520)
@@ -285,6 +293,7 @@ def test_device_memory_in_use_is_read_against_its_capacity():
         ("HBM usage: 1.9 GiB of 32 GiB per chip", 5.9),
         ("uso de memória 1,1 GB de 16 GB", 6.9),
         ("HBM utilization: 7%", 7.0),
+        ("the memory profile shows peak ~2 GB used per core out of 16 GB", 12.5),
     ]:
         assert read_profile(text).memory_used == used, text
     # an out-of-memory error's figures are over capacity: not a share of memory in use
@@ -389,6 +398,17 @@ def test_a_low_mxu_figure_beside_mostly_free_memory_tips_it_to_a_small_batch(eng
     assert not answer.abstained and answer.results[0].id == "small-batch"
 
 
+def test_narrow_layers_are_evidence_of_padding_only_where_the_report_names_padding():
+    narrow = "MLP: 40 input features -> 64 -> 32 -> 16 -> 1, batch 4096 per core, slower than CPU"
+    assert _routed(narrow) == ["small-layers"]
+    assert read_profile(narrow).padding_named is None
+    padded = narrow + "; is the padding of those widths to 128 what costs the time?"
+    assert read_profile(padded).padding_named == 1
+    assert _routed(padded) == ["small-layers", "tensor-padding"]
+    # padding named with no widths read is no figure
+    assert read_profile("the memory viewer shows padding").padding_named is None
+
+
 def test_mostly_free_memory_beside_a_per_core_batch_at_the_guides_ideal_is_no_small_batch():
     # 128 per core is the guide's ideal: with that batch, free memory does not say it is small
     assert _routed("HBM usage: 1.9 GiB of 32 GiB, batch 4096 per chip") == []
@@ -455,9 +475,12 @@ def test_narrow_layers_in_the_code_route_to_small_layers_and_padding():
     # a transformer's hidden_size is its model width, and "hidden" alone is no width
     assert read_profile("12 layers, hidden_size 768").widest_layer is None
     assert read_profile("I have 64 hidden states").widest_layer is None
-    assert _routed(NARROW_MLP) == {"small-layers": 0.6, "tensor-padding": 0.6}
+    assert _routed(NARROW_MLP) == {"small-layers": 0.6}
+    # ... and padding's cost where the report names it
+    padded = NARROW_MLP + "Does padding these widths to 128 waste memory?"
+    assert _routed(padded) == {"small-layers": 0.6, "tensor-padding": 0.6}
     # a low MXU figure as well is explained by the narrow layers: small-layers, not low-mxu
-    both = _routed(NARROW_MLP + "MXU utilization: 3%, TPU idle time 2%")
+    both = _routed(padded + "MXU utilization: 3%, TPU idle time 2%")
     assert both["small-layers"] > both["tensor-padding"] and "low-mxu" not in both
     # an idle TPU is not held back by its layers; a toy model beside an error says nothing
     assert "small-layers" not in _routed(NARROW_MLP + "TPU idle time: 70%")
@@ -604,6 +627,9 @@ def test_context_gate():
         "o servidor com as A100 derruba o ssh; o pessoal que usa a TPU falou que acontece igual",
     ):
         assert read_context(others).gate == "device", others
+    # ... nor the TPU a person says is nowhere
+    assert read_context("two RTX 3090s, no TPU anywhere, torch_xla pinned").tpu == ["torch_xla"]
+
     # ... nor a TPU generation still to come
     planned = "PJRT_DEVICE=CPU on my laptop before moving to v5e: each step takes 14 s on the TPU?"
     assert read_context("Antes de subir pra v5e, testei com PJRT_DEVICE=CPU").gate == "device"
@@ -683,6 +709,15 @@ def _about_another_device(text):
     context = read_context(text)
     assert context.tpu == [], text
     assert context.gate == "device", text
+
+
+def test_a_run_on_a_tpu_is_told_by_what_only_a_tpu_has():
+    # compared with another device, a TPU named by what only a TPU has is still where it ran
+    compared = read_context("84% on the Kaggle P100, 71% with TPUStrategy on the TPU VM v3-8")
+    assert names_a_tpu_run(compared.to_dict()) and not tpu_host_only(compared.to_dict())
+    # the bare word, or PyTorch/XLA installed on a GPU machine, is not
+    for other in ("is the TPU the same as my RTX 4090?", "torch_xla pinned on our A100 box"):
+        assert not names_a_tpu_run(read_context(other).to_dict()), other
 
 
 def test_a_tpu_the_person_does_not_use_is_no_evidence():
@@ -911,6 +946,14 @@ def test_probes_of_absent_backends_are_not_tpu_evidence():
     ):
         ctx = read_context(no_client)
         assert ctx.tpu == [] and ctx.gate == "device", ctx
+    # A TPU job's own log probing for the GPU backends, which the jaxlib cannot load, names no GPU
+    tpu_job = (
+        "I0612 21:02:10.114903 xla_bridge.py:660] Unable to initialize backend 'cuda': module "
+        "'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'\n"
+        "I0612 21:02:13.880562 train.py:77] process 0/4 on the v4-32, local devices 4"
+    )
+    ctx = read_context(tpu_job)
+    assert ctx.device == [] and ctx.tpu == ["v4-32"], ctx
     # Old jaxlib spelled the status codes out ("Not found:", "Invalid argument:") and logged the
     # local driver's start before finding none; on its own that start line still names a TPU.
     old_jaxlib = (
@@ -1202,7 +1245,8 @@ def test_a_transformers_model_dimension_is_read_from_its_config():
     # the heads' and the MLP's sizes are not the model's width; nor is a name in capitals
     assert read_profile("head_dim=16, mlp_dim=64, D_MODEL = 48").model_width is None
     # narrower than the MXU: the narrow-layer rules, as a dense layer's width would be
-    assert _routed("d_model=96, 8 layers, step time flat in the batch") == [
+    assert _routed("d_model=96, 8 layers, step time flat in the batch") == ["small-layers"]
+    assert _routed("d_model=96, 8 layers, padded to 128 in the memory viewer") == [
         "small-layers",
         "tensor-padding",
     ]
@@ -1379,6 +1423,10 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         "TPU idle time 86.9%, and the analyzer says: Your program is NOT input-bound",
         "a TPU fica ociosa entre os steps e o profiler diz que não está input-bound",
         "all in host RAM so the input should not be the problem, yet gaps between steps",
+        # the measure before its verdict; the dataset described before where it is
+        "intervalos em branco entre os passos; com dados sintéticos a velocidade foi a mesma",
+        "o dataset é pequeno e está todo em memória, mas a TPU fica ociosa entre os passos",
+        "gaps between steps in the trace; with synthetic data the step time was the same",
     ]:
         _reads_and_routes(text, "input_ready", ["steps-per-execution"])
     # the same gaps with nothing said of the input fit both, and the words decide

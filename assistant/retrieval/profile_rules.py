@@ -40,7 +40,8 @@ The guide separates slow-training problems by where the step time goes:
   The figures speak against `low-mxu`, whose own signature reads the MXU figure alone;
 - the model's code shows every layer narrower than 128 (the MXU's width), and the TPU is not idle:
   the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
-  dimension padded up to 128 (`tensor-padding`), so both get the evidence and the words decide. A
+  dimension padded up to 128 (`tensor-padding`); the second gets the evidence only where the report
+  names padding (`padding_named`), and then the words decide. A
   low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`; a
   measured padding figure (below) explains them, and leaves them to `tensor-padding`;
 - a transformer's model dimension (d_model) narrower than 128 counts as narrow layers; one of 128
@@ -76,7 +77,8 @@ The guide separates slow-training problems by where the step time goes:
   `.item()`, a tensor printed) at least once for every graph executed: the loop stops for the
   device at every step, the round trip the guide's `steps-per-execution` removes;
 - JAX's compile log (`jax_log_compiles`) showing one jitted function compiled twice or more: it
-  compiles once per input shape, so again means a new shape (`dynamic-shape`).
+  compiles once per input shape, so again means a new shape (`dynamic-shape`); where the log
+  writes the input shapes and they differ, the problem is measured.
 
 Each rule adds supporting evidence (a weight below 1.0: it never decides alone) that shows in the
 answer's *why* with the figures that triggered it. The thresholds are the guide's rules of thumb,
@@ -437,8 +439,10 @@ RULES: tuple[ProfileRule, ...] = (
     ProfileRule(
         "narrow-layers-padded",
         "tensor-padding",
-        lambda p: _narrow(p) and not (_waits_for_input(p) or _idle_to_fix(p)),
-        _widths,
+        lambda p: (
+            _narrow(p) and bool(p.padding_named) and not (_waits_for_input(p) or _idle_to_fix(p))
+        ),
+        lambda p: {**_widths(p), **_known(padding_named=p.padding_named)},
         slowdown_only=True,
     ),
     ProfileRule(
@@ -496,7 +500,11 @@ RULES: tuple[ProfileRule, ...] = (
         "jit-recompiled",
         "dynamic-shape",
         lambda p: p.jit_recompiles is not None and not p.jit_same_shapes,
-        lambda p: _known(jit_recompiles=p.jit_recompiles),
+        lambda p: _known(jit_recompiles=p.jit_recompiles, jit_new_shapes=p.jit_new_shapes),
+        # the log itself shows the function compiled for new shapes: the entry's problem measured
+        lambda p: MEASURED if p.jit_new_shapes else WEIGHT,
+        # JAX logs its compilations on any device: a GPU run's log says nothing of a TPU
+        tpu_evidence=False,
     ),
     ProfileRule(
         # ... for the same input shapes each time: the cache key changes without them (a static

@@ -216,6 +216,10 @@ _RULES: tuple[_Rule, ...] = (
             r"supported\b|"
             # pip's resolver refusing the set of packages asked for
             r"\bResolutionImpossible\b|\bconflicting dependencies\b|"
+            # a compiled module built against NumPy 1 imported under NumPy 2 (pip upgraded NumPy
+            # for another package): "A module that was compiled using NumPy 1.x cannot be run in
+            # NumPy 2.0.0"
+            r"\bcompiled using NumPy \d\.x cannot be run\b|"
             # asked in words: how to install a framework ("how do I install jax on a TPU VM?",
             # "como instalo o torch_xla?"); a step the guide leaves to the frameworks' docs. Not
             # "set up" (Keras for a TPU strategy is a question of use), nor the profiler's plugin

@@ -165,7 +165,9 @@ _SYMPTOM_WORDS = re.compile(
     r"\bmemory\b|\bmem[oó]ria\b|"
     # a run that would not stop or went quiet: "Ctrl-C only kills my local ssh", "nothing after
     # that, 50 minutes now", "dei ctrl+c e nada"
-    r"\bctrl[-+ ]?c\b|\bnothing\s+(?:after|since|else|more)\b|\bnada\s+(?:depois|mais)\b",
+    r"\bctrl[-+ ]?c\b|\bnothing\s+(?:after|since|else|more)\b|\bnada\s+(?:depois|mais)\b|"
+    # a session or a runtime that dropped: "Ambiente de execução desconectado", "disconnects"
+    r"\bdisconnect\w*|\bdesconect\w*",
     re.I,
 )
 _FRAME_LINE = re.compile(r'^(?:File ".*", line \d+|at [\w.$]+\(|\s*\^+\s*$|#\d+\s+0x[0-9a-f]+)')
@@ -241,8 +243,47 @@ def says_resolved(line: str) -> bool:
     return bool(_RESOLVED.search(line)) and not _STILL_OPEN.search(line)
 
 
+# What the frameworks print at every start, in a healthy run too (once `normalize` has taken the
+# log prefix off): TensorFlow's CUDA plugin registrations, TensorRT and oneDNN notes on a machine
+# without a GPU (a TPU VM, Colab), its CPU-instruction notice; JAX's probes of the GPU backends;
+# PyTorch/XLA finding libtpu and its warning about TensorFlow beside it; Python's `warnings.warn(`
+# echo; the tokenizers' fork notice; a Python warning that something is deprecated. A person often
+# blames one of them, and they named the problem in none of the labelled reports, so they are no
+# key lines, whatever error words they carry. (Python prints a warning after the file and line
+# that raised it: "…/torch_xla/__init__.py:202: UserWarning: `tensorflow` can conflict…")
+_PY_WARNING = r"(?:\S+\.py:\d+:\s*\w*Warning:\s*)?"
+_START_UP_NOISE = re.compile(
+    r"\S+\.py:\d+:\s*(?:Deprecation|Future)Warning:"
+    r"|\S+\.py:\d+:\s*UserWarning:[^\n]*\bis deprecated\b|"
+    + _PY_WARNING
+    + r"(?:Unable to register cu(?:DNN|FFT|BLAS) factory\b|TF-TRT Warning: Could not find TensorRT"
+    r"|oneDNN custom operations are on\b|This TensorFlow binary is optimized to use available CPU"
+    r"|To enable the following instructions:|Could not find cuda drivers on your machine"
+    r"|Could not load dynamic library '(?:libcu|libnv|libtensorrt)"
+    r"|Unable to initialize backend '(?:cuda|rocm|gpu|metal)'"
+    r"|libtpu\.so and TPU device found\b|`tensorflow` can conflict with `torch-xla`"
+    r"|\s*warnings\.warn\(\s*$|(?:huggingface/)?tokenizers: The current process just got forked)"
+)
+# Python source that names an exception without being one: a handler in the person's code
+# ("except ValueError:") and a traceback's source line that raises ("raise e.with_traceback(
+# filtered_tb) from None", "raise errors.InvalidArgumentError("); the message follows elsewhere
+_RAISING_CODE = re.compile(r"^\s*(?:except\b[^\n]*:\s*$|raise\s+[\w.]+(?:\(|\s+from\b|\s*$))")
+
+
+def _noise(line: str) -> bool:
+    """What every start prints (`_START_UP_NOISE`) or source that raises (`_RAISING_CODE`)."""
+    return bool(_START_UP_NOISE.match(line) or _RAISING_CODE.match(line))
+
+
 # Lines that never name the problem, whatever error words they carry
-_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER, *_SAYS_NOTHING)
+_NOT_KEY = (
+    _FRAME_LINE,
+    _TRACEBACK_FRAMING,
+    _JSON_OPENER,
+    _START_UP_NOISE,
+    _RAISING_CODE,
+    *_SAYS_NOTHING,
+)
 # The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
 # `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
 # no more capacity in the zone…"`, and the message line states the error in plain words that
@@ -665,14 +706,15 @@ def select_key_lines(
 ) -> list[tuple[int, str]]:
     """The lines that carry the error, in input order: (index into norm.lines, text).
 
-    Short inputs are kept whole. Long ones keep their title (see `title_line`) and the
-    best-scoring lines, preferring the last occurrences (the final exception of a traceback is the
-    one that matters); a line said to be fixed (`resolved`, by index; read here if not given)
-    scores lower.
+    Short inputs are kept whole, less the start-up noise and raising code (`_noise`). Long ones keep
+    their title (see `title_line`) and the best-scoring lines, preferring the last occurrences
+    (the final exception of a traceback is the one that matters); a line said to be fixed
+    (`resolved`, by index; read here if not given) scores lower.
     """
     lines = norm.lines
-    if len(lines) <= limit:
-        return list(enumerate(lines))
+    if len(lines) <= limit:  # kept whole, less what every start prints and code that raises
+        said = [(i, line) for i, line in enumerate(lines) if not _noise(line)]
+        return said or list(enumerate(lines))
     if resolved is None:
         resolved = resolved_indices(lines)
     scored = [
@@ -694,7 +736,9 @@ def select_key_lines(
         chosen.append(i)
     if len(chosen) <= 1:  # prose or no recognizable error: the first and last lines
         told = [
-            i for i, line in enumerate(lines) if not (_says_nothing(line) or i in resolved)
+            i
+            for i, line in enumerate(lines)
+            if not (_says_nothing(line) or _noise(line) or i in resolved)
         ] or list(range(len(lines)))
         chosen = told[: limit // 2] + told[max(limit // 2, len(told) - limit // 2) :]
     return [(i, lines[i]) for i in sorted(set(chosen))]
