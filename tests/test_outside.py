@@ -174,6 +174,7 @@ NOTEBOOK_CAPACITY = [
     "o ambiente de TPU do Colab não conecta mais, diz que atingi o limite de uso",
     "Kaggle says I have 0 hours of TPU quota left this week, can I get more?",
     "the accelerator menu shows TPU VM v3-8 disabled and says 0 hrs remaining this week",
+    'a opção TPU aparece cinza com "You have used 30 of 30 hours this week"',
 ]
 NOTEBOOK_SESSION = [
     "Runtime disconnected. Your runtime has been disconnected due to inactivity or reaching its "

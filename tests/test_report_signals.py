@@ -203,6 +203,11 @@ def test_this_versions_readings_of_a_pasted_run():
     assert _routed(faster) == ["input-bottleneck"]
     assert read_profile("synthetic data gives the same step time").synthetic_faster is None
     assert read_profile("com dados sintéticos fica bem mais rápido").synthetic_faster == 1
+    # a config's flag for it, then the step time it measured
+    maxtext = "4.8 s/step on C4; with dataset_type=synthetic I got 1.25 s/step (~43% MFU)"
+    assert read_profile(maxtext).synthetic_faster == 1
+    same = "TPU idle 40%; with dataset_type=synthetic I got 1.25 s/step, the same as the real run"
+    assert read_profile(same).synthetic_faster is None
     # the fake data named by the call that makes it, "a fake dataset" too
     fake = "swapped in a fake one returning torch.randn tensors -> 9.8 it/s"
     assert read_profile(fake).synthetic_faster == 1
@@ -302,6 +307,11 @@ def test_device_memory_in_use_is_read_against_its_capacity():
         is None
     )
     assert read_profile("batch size is 8 per device").per_core_batch == 8
+    # a fraction of an example per device (MaxText shares one among devices) is no batch of 0
+    assert read_profile("per_device_batch_size=0.25 with fsdp").per_core_batch is None
+    assert (
+        read_profile("per_device_batch_size=0.5, later per_device_batch_size=2").per_core_batch == 2
+    )
     assert read_profile("per-chip batch\n256").per_core_batch == 256  # a table's column
     # in brackets after the global batch
     assert read_profile("Global batch 16 (2 per chip) because").per_core_batch == 2
@@ -633,6 +643,8 @@ def test_context_gate():
     # ... nor a TPU generation still to come
     planned = "PJRT_DEVICE=CPU on my laptop before moving to v5e: each step takes 14 s on the TPU?"
     assert read_context("Antes de subir pra v5e, testei com PJRT_DEVICE=CPU").gate == "device"
+    later = "tokenizo numa n2-standard-16 pra depois treinar no MaxText numa v5p-128; o ssh cai"
+    assert read_context(later).tpu == [] and read_context(later).gate == "service"
     assert read_context(planned).gate == "device"
     assert (
         read_context("NCCL timeout on my H100s, and the same job on a v4-8 hangs too").gate is None
@@ -1426,6 +1438,7 @@ def test_gaps_with_the_input_ready_before_the_steps_are_the_hosts_round_trips():
         # the measure before its verdict; the dataset described before where it is
         "intervalos em branco entre os passos; com dados sintéticos a velocidade foi a mesma",
         "o dataset é pequeno e está todo em memória, mas a TPU fica ociosa entre os passos",
+        "o dataset tá todo em memória e o TPU fica a maior parte do tempo parado entre os steps",
         "gaps between steps in the trace; with synthetic data the step time was the same",
     ]:
         _reads_and_routes(text, "input_ready", ["steps-per-execution"])

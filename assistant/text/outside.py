@@ -491,7 +491,9 @@ _RULES: tuple[_Rule, ...] = (
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
             r"(?:TPU\s+|GPU\s+)?(?:hours|time|quota))\b|"
             # Kaggle's counter of the week's accelerator hours: "says 0 hrs remaining this week"
-            r"\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\s+(?:remaining|left)\s+(?:this|for\s+the)\s+week\b",
+            r"\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\s+(?:remaining|left)\s+(?:this|for\s+the)\s+week\b|"
+            # ... or the hours used of the week's: "You have used 20 of 20 hours this week"
+            r"\bused\s+\d+(?:[.,]\d+)?\s+of\s+\d+\s*(?:hours?|hrs?)\s+this\s+week\b",
             re.I,
         ),
     ),

@@ -198,6 +198,13 @@ _PER_CORE_BATCH = [
 ]
 
 
+def _whole_batch(m: re.Match[str]) -> bool:
+    """A `_PER_CORE_BATCH` match whose number is a whole batch: not 0, nor the whole part of a
+    fraction (MaxText's "per_device_batch_size=0.25" shares one example among devices)."""
+    g = next(i for i in range(1, len(m.groups()) + 1) if m.group(i))
+    return int(m.group(g)) > 0 and not re.match(r"[.,]\d", m.string[m.end(g) :])
+
+
 def per_core_batch_spans(text: str) -> list[tuple[int, int]]:
     """Where `text` gives a batch per core, device or replica (what `_PER_CORE_BATCH` reads): a
     batch size found inside one of these is not the global batch (`parse.parse`)."""
@@ -256,6 +263,9 @@ _IDLE_GAPS = re.compile(
     # "depois um buraco de ~20ms sem nada", "a TPU fica ociosa a maior parte do tempo"
     r"|\b(?:buracos?|gaps?|intervalos?)\s+(?:de\s+[^\n.]{0,20}?\s+)?sem\s+nada\b"
     r"|\b(?:TPU|dispositivo)\s+fica\s+(?:parad[ao]|ociosa?|idle)\s+(?:a\s+|na\s+)?maior\s+parte\b"
+    # "o TPU fica a maior parte do tempo parado entre um step e outro"
+    r"|\b(?:TPU|dispositivo)\s+fica\s+(?:a\s+|na\s+)?maior\s+parte\s+do\s+tempo\s+"
+    r"(?:parad[ao]|ociosa?|idle)\b"
     # "cada step leva 4ms e depois fica uns 20ms parado até o próximo", "the timeline is full of
     # gaps", "a timeline tá cheia de buraco"
     r"|\bfica\s+(?:uns?\s+|umas?\s+|tipo\s+|cerca\s+de\s+)?~?\d+\s*ms\s+(?:parad[ao]|ociosa?|idle"
@@ -404,8 +414,9 @@ _SYNTHETIC = (
     r"(?:data(?:set|loader)?|inputs?|input_ids|token\s+ids|images|batch(?:es)?|tensors?)\b"
     r"|\b(?:dados?|input_ids|tokens|ids|imagens|tensores|lotes?|batch(?:es)?)\s+"
     r"(?:sint[ée]tic[oa]s?|fals[oa]s?|aleat[óo]ri[oa]s?|fake)"
-    # a training script's flag for it: "--fake_data", "--use_synthetic_data=true"
-    r"|\b(?:use_)?(?:synthetic|fake|dummy)_data\b"
+    # a training script's flag for it: "--fake_data", "--use_synthetic_data=true", MaxText's
+    # "dataset_type=synthetic"
+    r"|\b(?:use_)?(?:synthetic|fake|dummy)_data\b|\bdataset_type\s*[=:]\s*[\"']?synthetic\b"
     # or the random arrays a fake dataset returns, named by their call: "a fake one returning
     # torch.randn tensors", "batches of np.random.rand"
     r"|\b(?:torch\.randn?|np\.random(?:\.\w+)?|numpy\.random(?:\.\w+)?|jax\.random\.\w+"
@@ -417,6 +428,10 @@ _FAST = (
     # or the step time falling to a figure: "dropped to ~110 ms per step", "caiu pra ~110ms"
     r"|\b(?:drops?|dropped|fell|falls|goes\s+down|went\s+down|caiu|cai|baixou|desceu|goes|vai)\s+"
     r"(?:to|pra|para|a)\s+~?\d[\d.,]*\s*(?:ms|s|min(?:\s*\d+\s*s)?)\b"
+    # or its own step time, measured against the real run's: "dataset_type=synthetic and got
+    # 1.25 s/step" (not one said to be the same)
+    r"|\b(?:got|gets|get|gives|gave|d[áa]|deu)\s+~?\d[\d.,]*\s*(?:ms|s)\s*(?:/|per\s+|por\s+)"
+    r"(?:step|it|iter(?:ation)?|passo)\b(?![^\n.]{0,40}\b(?:same|identical|igual|mesm[oa])\b)"
     # or a multiple: "the throughput is almost 3x higher"
     r"|\b\d+(?:[.,]\d+)?\s*x\s+(?:higher|faster|more|maior|mais\s+r[áa]pido)"
     # or the TPU's busy share rising to a figure: "the duty cycle went to ~80%", "a utilização
@@ -442,6 +457,8 @@ _SYNTHETIC_FASTER = re.compile(
 _MEMORY_BOUND = re.compile(
     r"\bout[\s-]+of[\s-]+(?:hbm|tpu\s+|device\s+)?memory\b|\bOOM(?:s|ed|ing)?\b|RESOURCE_EXHAUSTED"
     r"|\bResourceExhausted|\bexceeded\s+hbm\s+capacity|\bmemory\s*error\b"
+    # the status said in words, or spelled by ear: "resource exausted", "recurso esgotado"
+    r"|\bresource[\s_]+exh?austed\b|\brecursos?\s+esgotados?\b"
     r"|(?<![.\w])fit(?:s|ting)?\s+(?:on|in|into|onto)\s+(?:(?:a|the|one|my|its|a\s+single)\s+)?"
     r"(?:single\s+)?(?:v\d|tpu|memory|hbm|chips?|cores?|devices?|host)"
     # the memory running out in other words: "memory on the chip runs out", "a memória acaba"
@@ -1068,7 +1085,7 @@ def read_profile(text: str) -> ProfileFigures:
     if data_wait is not None:
         found["data_wait"] = data_wait
     for rx in _PER_CORE_BATCH:
-        m = rx.search(text)
+        m = next((m for m in rx.finditer(text) if _whole_batch(m)), None)
         if m:
             found["per_core_batch"] = int(next(g for g in m.groups() if g))
             if _MEMORY_BOUND.search(text):
