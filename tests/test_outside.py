@@ -171,6 +171,8 @@ NOTEBOOK_CAPACITY = [
     "Cannot connect to GPU backend. You cannot currently connect to a GPU due to usage limits in "
     "Colab.",
     "Cannot connect to TPU backend due to usage limits in Colab.",
+    "o colab ainda dá tpu de graça? qual o limite de horas por dia?",
+    "does Kaggle still have an hours limit on its TPU notebooks?",
     "o ambiente de TPU do Colab não conecta mais, diz que atingi o limite de uso",
     "Kaggle says I have 0 hours of TPU quota left this week, can I get more?",
     "the accelerator menu shows TPU VM v3-8 disabled and says 0 hrs remaining this week",
@@ -247,6 +249,7 @@ STORAGE_ACCESS = [
     # the Colab TPU handed the notebook's credentials for Cloud Storage, and refusing them
     "InternalError: From /job:tpu_worker/replica:0/task:0: The filesystem registered under the "
     "'gs://' scheme was not a tensorflow::RetryingGcsFileSystem*.",
+    '    "message": "Provided scope(s) are not authorized",',
     "\t [[{{node GcsConfigureCredentials}}]]",
 ]
 CREATE_REQUEST = [
@@ -265,6 +268,9 @@ CREATE_REQUEST = [
     # a runtime version that the accelerator type does not run
     '"message": "Cloud TPU received a bad request. Unsupported TPU runtime version '
     "'tpu-vm-tf-2.9.1' for accelerator type 'v6e-8'.\"",
+    # GKE's node pool of TPUs, its topology not one the machine type takes
+    "ERROR: (gcloud.container.node-pools.create) ResponseError: code=400, message=Invalid TPU "
+    'topology "4x4x2" for machine type "ct5lp-hightpu-4t": expected a 2D topology.',
 ]
 BILLING = [
     "Colab Pro+ or Kaggle: which plan makes more sense for fine-tuning a 1B model?",
@@ -590,6 +596,7 @@ REGRESSION = [
     "since the upgrade to jax 0.4.31 every compile of the train step runs out of HBM",
     "desde a atualização do torch_xla o xm.xla_device() não responde",
     "I upgraded torch_xla from 2.6.0 to 2.7.0 and the device check hangs",
+    "Upgraded our TPU VM image from tf 2.15 to 2.16.1 and the same script now fails at the end",
     "atualizei o jax de 0.4.25 pra 0.4.31 e o treino não cabe mais na HBM",
     "[Bug] Trainer's TPU support is broken on `v4.46.0` and up",
     "xla_device() broken since 2.3 on the v4-8",

@@ -307,6 +307,8 @@ def test_device_memory_in_use_is_read_against_its_capacity():
         is None
     )
     assert read_profile("batch size is 8 per device").per_core_batch == 8
+    # a change of it: the number it went to
+    assert read_profile("so it went from 16 per chip to 4 per chip").per_core_batch == 4
     # a fraction of an example per device (MaxText shares one among devices) is no batch of 0
     assert read_profile("per_device_batch_size=0.25 with fsdp").per_core_batch is None
     assert (
@@ -721,6 +723,31 @@ def _about_another_device(text):
     context = read_context(text)
     assert context.tpu == [], text
     assert context.gate == "device", text
+
+
+def test_a_tpu_that_runs_no_step_at_all_is_not_slow_between_steps():
+    # a duty cycle of 0% is a TPU hung, stopped or not started: no input or host-loop reading
+    assert read_profile("duty cycle at 0% for 7 hours").tpu_idle == 100.0
+    assert _routed("TPU duty cycle at 0% for 7 hours, processes still alive") == []
+    assert _routed("TPU idle 80% between steps") == ["input-bottleneck", "steps-per-execution"]
+
+
+def test_a_tpu_left_for_a_gpu_is_not_the_run():
+    ported = "we ported our JAX model from v5p to a3-highgpu-8g. On TPU we used the op profile"
+    assert read_context(ported).tpu == [] and read_context(ported).gate == "device"
+    assert read_context("migramos da TPU pra GPU H100 e o profiler não mostra as ops").tpu == []
+    # a move from one TPU to another is still a TPU run
+    assert read_context("we moved from a v3-8 to a v4-8 and the step got slower").tpu == [
+        "v3-8",
+        "v4-8",
+    ]
+
+
+def test_pytorch_xla_named_in_a_title_is_tpu_evidence():
+    title = "Why did dynamic padding make my PyTorch/XLA run so much slower? On GPU it was a win."
+    assert "pytorch/xla" in read_context(title).tpu
+    # ... unless PyTorch/XLA is said to run on another device
+    assert read_context("PyTorch/XLA with PJRT_DEVICE=CUDA on our A100s").tpu == []
 
 
 def test_a_run_on_a_tpu_is_told_by_what_only_a_tpu_has():

@@ -106,6 +106,7 @@ INPUT_BOUND = 20  # % of the step waiting for input: the profiler's "HIGHLY inpu
 NOT_INPUT_BOUND = 5  # ... under this, its verdict is "NOT input-bound"
 RULED_OUT = 0.5
 MOSTLY_IDLE = 50  # % of the step idle or waiting for input: what the step is mostly spent on
+STOPPED = 100  # % of the time idle: no step runs at all (a duty cycle of 0%)
 LOW_MXU = 30  # % MXU utilization
 NARROW = 128  # layer width: the MXU's dimension
 TILE_BATCH = 8  # per-core batch: the TPU pads the batch dimension up to this
@@ -222,8 +223,18 @@ def _rules_input_out(p: ProfileFigures) -> bool:
     return any(f is not None and f < NOT_INPUT_BOUND for f in figures) or bool(p.input_ready)
 
 
+def _stopped(p: ProfileFigures) -> bool:
+    """The TPU idle all the time (a duty cycle of 0%): no step runs at all, so it is hung, stopped
+    or not started, not slow between its steps. Over the labelled and written sets, the 3 reports
+    with such a figure were 2 hangs after an error and an out-of-memory."""
+    return p.tpu_idle is not None and p.tpu_idle >= STOPPED
+
+
 def _idle(p: ProfileFigures) -> bool:
-    """The TPU idle much of the step: the figure, or the trace described with gaps between steps."""
+    """The TPU idle much of the step: the figure, or the trace described with gaps between steps;
+    not a TPU that runs no step at all (`_stopped`)."""
+    if _stopped(p):
+        return False
     return (p.tpu_idle is not None and p.tpu_idle >= IDLE) or bool(p.idle_gaps)
 
 

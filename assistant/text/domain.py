@@ -65,7 +65,7 @@ _TPU_NAMES = (
 # SDK is built on PyTorch/XLA too, `xm.mark_step()` and all): then only the TPU's own names count.
 _PTXLA_VOCABULARY = (
     r"torch_xla|xla_device|xmp\.spawn|xm\.\w+|mpdeviceloader|paralleloader|pt-xla-profiler|"
-    r"torch-xla|"
+    r"torch-xla|pytorch/xla|"
     # its metrics report (`met.metrics_report()`): an op that fell back to the CPU, the compile
     # and execute timers
     r"counter:\s*aten::\w+|metric:\s*(?:compiletime|executetime|transfertoservertime)"
@@ -255,6 +255,20 @@ _PLANNED_TPU = re.compile(
     r"\bwill\s+(?:this|that|it|the\s+same)(?:\s+\w+)?\s+(?:also\s+)?(?:happen|occur)"
     rf"\s+(?:(?:on|with)\s+[\w.]+\s+)?(?:on|with)\s+{_TPU_ARTICLE}|"
     rf"\bvai\s+acontecer\s+(?:tamb[ée]m\s+)?(?:na|no|com\s+a)\s+{_TPU_ARTICLE}",
+    re.I,
+)
+# A TPU the run has left for another device: "we ported our JAX model from v5p to
+# a3-highgpu-8g", "migramos da TPU pra GPU". The TPU is where it ran before; the report is about
+# the device it moved to (a move from one TPU to another is no such thing)
+_GPU_DESTINATION = (
+    r"(?=\s*(?:an?\s+|the\s+|our\s+|uma\s+|a\s+|as\s+)?(?:[\w-]+\s+)?"
+    r"(?:GPUs?|H100s?|H200s?|A100s?|L4s?|T4s?|V100s?|a[23]-\w+|g2-\w+|CUDA)\b)"
+)
+_LEFT_TPU = re.compile(
+    r"\b(?:ported|moved|migrated|switched|porting|moving|migrating|switching)\s+(?:\S+\s+){0,4}?"
+    rf"from\s+{_TPU_ARTICLE}\s+(?:to|onto){_GPU_DESTINATION}|"
+    r"\b(?:migr|mud|port|pass|troc)\w*\s+(?:\S+\s+){0,4}?d[ao]s?\s+"
+    rf"{_TPU_ARTICLE}\s+(?:pra|para|pr[ao]s?){_GPU_DESTINATION}",
     re.I,
 )
 # A TPU document, not a TPU run: "the TPU guide says…", "vi no guia de TPU"
@@ -498,10 +512,10 @@ def read_context(text: str, title: str | None = None) -> Context:
     device = (device + [x for x in elsewhere if not any(x in d for d in device)])[:5]
     tpu_text = _TPU_DOCUMENT.sub(" ", text)
     # A TPU the person disowns ("this is on the lab's RTX 4090 box, not the TPUs"), an Edge TPU or
-    # a phone's, a TPU still only planned: its bare name elsewhere in the input ("the TPU
-    # channel", "will this also happen on the TPU?") is that TPU too; what only a TPU run shows
-    # (libtpu, TPUStrategy, a v4-8) still counts
-    for other in (_DISOWNED_TPU, _OTHER_TPU, _PLANNED_TPU):
+    # a phone's, a TPU still only planned or already left for a GPU: its bare name elsewhere in
+    # the input ("the TPU channel", "will this also happen on the TPU?") is that TPU too; what
+    # only a TPU run shows (libtpu, TPUStrategy, a v4-8) still counts
+    for other in (_DISOWNED_TPU, _OTHER_TPU, _PLANNED_TPU, _LEFT_TPU):
         if other.search(tpu_text):
             tpu_text = _BARE_TPU.sub(" ", other.sub(" ", tpu_text))
     # beside another device named, a TPU likened to the run or a list of accelerator kinds names

@@ -266,6 +266,9 @@ _RULES: tuple[_Rule, ...] = (
             + r")\s+(?:from|de)\s+\S*\d+\.\d+|"
             r"\b(?:moving|going|switching|upgrading|updating)\s+from\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+\S*"
             r"\s+to\s+(?:[\w.=-]+\s+)?\S*\d+\.\d+[\w.+]*|"
+            # what was upgraded named between: "Upgraded our TPU VM image from tf 2.15 to 2.16.1"
+            r"\b(?:upgraded|updated)\s+(?:\S+\s+){1,4}?from\s+(?:[\w.=-]+\s+)?v?\d+\.\d+\S*"
+            r"\s+to\s+(?:[\w.=-]+\s+)?v?\d+\.\d+[\w.+]*|"
             r"\bnightly\b[^\n.;]{0,40}?\b(?:breaks|broke|has broken|is broken)\b|"
             r"\[regression\]|\b(?:performance|speed|throughput|memory)\s+regression\b|"
             # a release named as where it broke ("TPU support broken on `v4.45.0`", "broken since
@@ -464,6 +467,9 @@ _RULES: tuple[_Rule, ...] = (
             # ("unrecognized arguments: --spot") is gcloud-component-manager's, an update
             r"unrecognized arguments:[^\n]{0,80}\(did you mean '--[\w-]+'\?\))|"
             r"\bInvalid runtime version\b|\bUnsupported TPU runtime version\b|"
+            # GKE refusing a TPU node pool's topology for its machine type ("Invalid TPU topology
+            # \"2x2x2\" for machine type \"ct6e-standard-4t\"")
+            r"\bInvalid TPU topology\b|"
             # ctpu, the TPU Node era's creation tool, refusing its --tf-version
             r"\"[\w.-]+\" TensorFlow version not available\b|\binvalid tensorflow version \"",
             re.I,
@@ -492,6 +498,9 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:TPU\s+|GPU\s+)?(?:hours|time|quota))\b|"
             # Kaggle's counter of the week's accelerator hours: "says 0 hrs remaining this week"
             r"\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\s+(?:remaining|left)\s+(?:this|for\s+the)\s+week\b|"
+            # ... or their limit asked about: "qual o limite de horas por dia?" beside Colab
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,80}?\blimite\s+de\s+(?:horas|tempo|uso)\b|"
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,80}?\b(?:hours?|time|usage)\s+limits?\b|"
             # ... or the hours used of the week's: "You have used 20 of 20 hours this week"
             r"\bused\s+\d+(?:[.,]\d+)?\s+of\s+\d+\s*(?:hours?|hrs?)\s+this\s+week\b",
             re.I,
@@ -545,6 +554,10 @@ _RULES: tuple[_Rule, ...] = (
             # (tensorflow_gcs_config), failing: the bucket's access, not the TPU's connection
             r"\{\{node GcsConfigureCredentials\}\}|"
             r"\bscheme was not a tensorflow::RetryingGcsFileSystem\b|"
+            # Cloud Storage's JSON API refusing the VM's or pod's token its OAuth scopes: the
+            # storage scope, not the TPU API's ("Request had insufficient authentication scopes").
+            # Over the labelled and written sets, all 4 reports that quote it were outside the guide
+            r"\bProvided scope\(s\) are not authorized\b|"
             # a 403 told beside the bucket in one sentence: "dá 403 ao gravar no gs://", "the
             # bucket returns 403 on every write"
             r"\b403\b[^\n.]{0,40}?(?:gs://|\bbucket)|(?:gs://|\bbucket\b)[^\n.]{0,40}?\b403\b",

@@ -189,6 +189,12 @@ _PER_CORE_BATCH = [
         r"(?:core|device|replica|chip|n[uú]cleo|dispositivo)s?\b",
         re.I,
     ),
+    # a change of it, the number now: "it went from 16 per chip to 4 per chip"
+    re.compile(
+        r"\bfrom\s+\d{1,6}\s+per\s+(?:core|device|replica|chip)\s+to\s+(\d{1,6})\s+per\s+"
+        r"(?:core|device|replica|chip)\b",
+        re.I,
+    ),
     # in brackets after the global batch: "global batch 16 (2 per chip)", "batch 256 (32/core)"
     re.compile(
         r"\b(?:batch(?:[- ]size)?|lote)\b[^\n.;()]{0,30}?\(\s*(?:i\.e\.,?\s*|=\s*|~\s*)?"
