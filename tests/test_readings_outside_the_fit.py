@@ -6,7 +6,8 @@ added there, these three moved the real reports' cross-validated hit@1 from 0.95
 fit that leans harder on signatures and profile figures, which short real symptoms lack). See the
 README's lab notebook. So did a near miss for NCCL's GPU collectives, asserted below
 (`SET_ASIDE`): as a fixture it moved one real report of one partition under the threshold (hit@1
-0.954 to 0.949).
+0.954 to 0.949). The same held for the thirteen written from the rounds L144–L159 (`NOT_THEIRS`
+and the end of `REPORTS`).
 """
 
 from __future__ import annotations
@@ -107,6 +108,70 @@ REPORTS = [
         "[14:07] max: num_workers=2 with heavy augmentation, and htop shows 2 python procs at "
         "100%, the other 94 cores idle\n",
     ),
+    # From the rounds L144–L159; kept out of the fit for the same reason as those above: as
+    # fixtures, these nine and the four near misses in `NOT_THEIRS` moved the real
+    # cross-validation from 0.952 / 0.972 to 0.947 / 0.970 (README, lab notebook)
+    (
+        # pmap's split by a variable that holds the device count, and NumPy refusing it
+        "batch-or-model-too-large",
+        "passei o treino do Flax pra pmap numa v4-8 e quebra na hora de dividir o lote:\n"
+        "  num_devices = jax.local_device_count()\n"
+        "  imgs = imgs.reshape((num_devices, -1) + imgs.shape[1:])\n"
+        "ValueError: cannot reshape array of size 2558976 into shape (4,newaxis,224,224,3)\n"
+        "meu lote é de 32 imagens, o último sai com 17.",
+    ),
+    (
+        # a batch named, then said not to be a multiple of the device count
+        "batch-or-model-too-large",
+        "vou rodar o treino do artigo numa v5litepod-8 e o lote global do paper é 100. como isso "
+        "é dividido entre os 8 chips, se 100 não é múltiplo de 8? arredondo pra 96 ou 104?",
+    ),
+    (
+        # the others still show the process after one host crashed
+        "hang-on-error",
+        "Launched the same PyTorch/XLA script on all 4 hosts of a v4-32. Host 1 crashed on a bad "
+        "shard path; an hour later hosts 0, 2 and 3 still show python3 at the top of htop and the "
+        "log has not moved since the crash.",
+    ),
+    (
+        "hang-on-error",
+        "rodei o treino com --worker=all numa v5p-32. o worker 2 caiu com erro de arquivo, e os "
+        "workers 0, 1 e 3 ainda mostram o python no htop, sem imprimir nada faz 40 minutos.",
+    ),
+    (
+        # Ctrl+C far from what it did not do: the ssh command between
+        "hang-on-error",
+        "Our JAX job on a v5p-64 stalls somewhere after step 9000 and stays there.\n"
+        "Ctrl+C typed into the gcloud compute tpus tpu-vm ssh --worker=all window does not stop it.\n"
+        "I end up killing the processes by hand.",
+    ),
+    (
+        # "continua vivo" after the others' numbers
+        "hang-on-error",
+        "v5e-16 com 4 hosts: o host 0 morreu com FileNotFoundError num shard que faltava.\n"
+        "nos hosts 1, 2 e 3 o python continua vivo sem fazer nada, e o log parou há duas horas.",
+    ),
+    (
+        # "0/1/2 just sat", and "didn't stop"
+        "hang-on-error",
+        "Host 3 of our v4-64 died on a corrupt TFRecord. Hosts 0/1/2 just sat at the same step for "
+        "the night, and Ctrl+C on host 0 didn't stop the process; only kill -9 did.",
+    ),
+    (
+        # a Spot TPU's describe showing it preempted: the status question's preempted answer
+        "tpu-connection",
+        'Overnight run on a Spot v5litepod-8 stopped logging at 03:12, and now ssh gives "Connection '
+        'refused".\n$ gcloud compute tpus tpu-vm describe lite8 --zone=us-west4-a\n'
+        "acceleratorType: v5litepod-8\nschedulingConfig:\n  spot: true\nstate: PREEMPTED\n"
+        "Can I just start it again?",
+    ),
+    (
+        # ... and its queued resource suspended
+        "tpu-connection",
+        "a fila da v6e-8 spot tinha subido ontem, hoje o treino sumiu e o describe mostra:\n"
+        "$ gcloud compute tpus queued-resources describe fila-v6e --zone europe-west4-a\n"
+        "state:\n  state: SUSPENDED\ntem como retomar?",
+    ),
 ]
 
 
@@ -115,6 +180,52 @@ def test_the_reading_answers_its_entry(engine, entry, text):
     answer = engine.ask(text)
     assert not answer.abstained, [(r.id, r.confidence) for r in answer.results[:3]]
     assert answer.results[0].id == entry
+
+
+# Near misses of an entry, kept out of the fit with the reports above: (the entry they must not
+# be answered as, the report)
+NOT_THEIRS = [
+    (
+        # a plain Compute Engine VM's describe: "status", not a TPU's "state"
+        "tpu-connection",
+        "My Spot n2-standard-8 that runs the data preprocessing keeps disappearing at night.\n"
+        "$ gcloud compute instances describe prep-vm --zone=us-central1-a\n"
+        "scheduling:\n  provisioningModel: SPOT\nstatus: TERMINATED\n"
+        "Is there a way to start it automatically again?",
+    ),
+    (
+        # packages under /Users/: a Mac, where no Cloud TPU is attached
+        "tpu-connection",
+        "trying the Flax MNIST example before I rent a slice. jax[tpu] installed without "
+        "complaint, then:\n(.venv) rui@ruis-air examples % python3 mnist.py --platform=tpu\n"
+        '  File "/Users/rui/src/flax-demo/.venv/lib/python3.12/site-packages/jax/_src/'
+        'xla_bridge.py", line 1031, in backends\n'
+        "RuntimeError: Unknown backend: 'tpu' requested, but no platforms that are instances of "
+        "tpu are present. Platforms present are: cpu",
+    ),
+    (
+        # JAX says the machine has an NVIDIA GPU: jax[tpu] on a GPU VM finds no TPU to reach
+        "tpu-connection",
+        "instalei o jax[tpu] na VM de testes (uma g2 com GPU) pra adiantar o código antes da TPU "
+        "sair, e ele avisa:\nAn NVIDIA GPU may be present on this machine, but a CUDA-enabled "
+        "jaxlib is not installed. Falling back to cpu.\n"
+        "tenho que configurar alguma variável pra ele achar a TPU?",
+    ),
+    (
+        # a width that is not a multiple of the 128 tile: padding; the batch divides
+        "batch-or-model-too-large",
+        "Keras on a v3-8, batch 1024 (128 per core). The profile shows the dense layer with 200 "
+        "units padded to 256, and 200 isn't a multiple of 128. Should I pick 256 units instead?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("entry", "text"), NOT_THEIRS, ids=[e for e, _ in NOT_THEIRS])
+def test_a_near_miss_is_not_answered_as_its_entry(engine, entry, text):
+    answer = engine.ask(text)
+    assert answer.abstained or answer.results[0].id != entry, [
+        (r.id, r.confidence) for r in answer.results[:3]
+    ]
 
 
 # Reports where one of an entry's look-alike patterns (`excludes`) matches: (the entry, the
