@@ -40,10 +40,10 @@ The guide separates slow-training problems by where the step time goes:
   The figures speak against `low-mxu`, whose own signature reads the MXU figure alone;
 - the model's code shows every layer narrower than 128 (the MXU's width), and the TPU is not idle:
   the guide names two costs of such layers, the MXU left mostly unused (`small-layers`) and every
-  dimension padded up to 128 (`tensor-padding`); the second gets the evidence only where the report
-  names padding (`padding_named`), and then the words decide. A
-  low MXU figure as well is explained by the narrow layers, and tips it to `small-layers`; a
-  measured padding figure (below) explains them, and leaves them to `tensor-padding`;
+  dimension padded up to 128 (`tensor-padding`); the second gets the evidence only where the
+  report names padding (`padding_named`), and then the words decide. A low MXU figure as well is
+  explained by the narrow layers, and tips it to `small-layers`; a measured padding figure
+  (below) explains them, and leaves them to `tensor-padding`;
 - a transformer's model dimension (d_model) narrower than 128 counts as narrow layers; one of 128
   or more that is not a multiple of 128 (200, padded to 256) → `tensor-padding`, the guide's
   "feature dimensions a multiple of 128", where the padding adds a tenth or more; a width the
@@ -53,9 +53,9 @@ The guide separates slow-training problems by where the step time goes:
   outweighs: they guard against words, and this is a measurement;
 - most of the device's memory left free (under 25% in use) and the input not to blame: the
   guide's "slow throughput and low memory use", a batch too small for the TPU → `small-batch`,
-  unless the per-core batch is already at the guide's ideal (128) or above. A
-  low MXU figure as well is what such a batch leaves (the units are not filled), and tips it to
-  `small-batch` the way narrow layers tip it to `small-layers`;
+  unless the per-core batch is already at the guide's ideal (128) or above. A low MXU figure as
+  well is what such a batch leaves (the units are not filled), and tips it to `small-batch` the
+  way narrow layers tip it to `small-layers`;
 - a small per-core batch (below 8, the TPU's tile along the batch dimension; not one of sequences
   that bring it to 4,096 tokens or more, whose matmuls run over every token) → `small-batch`; a
   low MXU figure as well is what such a batch leaves, and tips it to `small-batch` rather than

@@ -146,8 +146,8 @@ _NOT_CLOUD_TPU = re.compile(
     r"(?:an?\s+|the\s+)?TPUs?\b|"
     r"\b(?:people|folks|guys|colleagues|others|team)\s+(?:who\s+(?:use|run\s+on)|using|on)\s+"
     r"(?:the\s+|a\s+)?TPUs?\b|"
-    r"\b(?:pessoal|galera|povo|colegas|gente)\s+(?:que\s+(?:usa|usam|roda|rodam)(?:\s+n)?|d)"
-    r"[ao]?\s*(?:a\s+)?TPUs?\b",
+    r"\b(?:pessoal|galera|povo|colegas|gente)\s+"
+    r"(?:que\s+(?:usa|usam|roda|rodam)\s+(?:a\s+|na\s+)?|d[ao]\s+)TPUs?\b",
     re.I,
 )
 # A person saying they do not use or have a TPU ("I am not using TPU, I am on GPU only", "I don't
