@@ -42,15 +42,16 @@ def domain_terms(text: str) -> list[str]:
 # Context: what the input is about besides its words' overlap with an entry. A report about a GPU or
 # CPU device, a Google service other than Cloud TPU, or a plain VM is not a TPU entry unless the
 # input also shows TPU evidence; the confidence model reads the gate, and the answer says it.
+# The generations whose bare names mean nothing but a TPU (a bare v2, v3 or v4 can be a model's
+# or a library's version, "v4" anything's)
+_TPU_ONLY_GENERATION = r"(?:v5e|v5p|v6e|v5litepod|v5lite|trillium)"
 _TPU_NAMES = (
     r"cloud[ _-]?tpus?|tpus?|libtpu(?:\.so)?|xla_tpu_jit|tpu[_-]vm|tpustrategy|"
     r"tpuclusterresolver|pjrt_device=tpu|tpu\.googleapis\.com|"
     # the TPU Node era's tool that created a TPU and its VM together (`ctpu up`)
     r"ctpu|"
     r"v[2-6](?:e|p|litepod)?-\d{1,4}|/dev/accel\d|colab_tpu_addr|mxu|"
-    # the generations whose bare names mean nothing else (a bare v2, v3 or v4 can be a model's
-    # or a library's version)
-    r"v5e|v5p|v6e|v5litepod|v5lite|trillium|"
+    rf"{_TPU_ONLY_GENERATION}|"
     # Cloud TPU's own way to ask for capacity (`gcloud compute tpus queued-resources`)
     r"queued[ _-]resources?|"
     # APIs that exist only for TPUs: TPUConfig's host loop, the TPU-era optimizer wrapper,
@@ -188,8 +189,6 @@ _DISOWNED_TPU = re.compile(
 # this phrasing headed a GPU or CPU report twelve times out of twelve.
 _TPU_SLICE = r"v[2-6](?:e|p|litepod)?-\d{1,4}"  # "v4-8", "v5litepod-16"
 _TPU_GENERATION = rf"(?:{_TPU_SLICE}|v[2-6](?:e|p|litepod)?)"  # ... or "v5e" alone
-# the generations whose bare names mean nothing but a TPU (a bare "v4" can be anything's version)
-_TPU_ONLY_GENERATION = r"(?:v5e|v5p|v6e|v5litepod|trillium)"
 _TPU_ARTICLE = (
     r"(?:an?\s+|the\s+|uma\s+|our\s+|my\s+)?(?:(?:Cloud\s+)?TPUs?"
     rf"(?:\s+VMs?|\s+(?:on|do|no)\s+\w+|\s+{_TPU_GENERATION})?\b(?:\s*\({_TPU_GENERATION}\))?"

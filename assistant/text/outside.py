@@ -366,7 +366,8 @@ _RULES: tuple[_Rule, ...] = (
             # "quick cost question", "is that what I'd pay", "is the hourly price the same"
             r"\bcost\s+question\b|"
             # which paid tier: "which plan makes more sense", "qual plano vale mais a pena"
-            r"\bwhich\s+(?:plan|tier|subscription)\b|\bqual\s+(?:plano|assinatura)\b|\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
+            r"\bwhich\s+(?:plan|tier|subscription)\b|\bqual\s+(?:plano|assinatura)\b|"
+            r"\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
             r"\b(?:diferen[çc]a\s+de|calculadora\s+de)\s+pre[çc]os?\b",
             re.I,
         ),
@@ -1185,12 +1186,14 @@ _NEVER_ENDS = re.compile(
 
 
 def _endless_fit(lines: list[str], numbers: list[int]) -> dict[str, Any] | None:
-    text = "\n".join(lines)
-    if ".repeat(" not in text or "steps_per_epoch" in text or not _NEVER_ENDS.search(text):
-        return None
     repeat = next((i for i, line in enumerate(lines) if _ENDLESS_REPEAT.search(line)), None)
+    if repeat is None:  # (most inputs: the whole text is not joined for them)
+        return None
+    text = "\n".join(lines)
+    if "steps_per_epoch" in text or not _NEVER_ENDS.search(text):
+        return None
     fit = next((i for i, line in enumerate(lines) if _KERAS_FIT.search(line)), None)
-    if repeat is None or fit is None:
+    if fit is None:
         return None
     return {
         "kind": "dataset_steps",

@@ -251,11 +251,11 @@ def says_resolved(line: str) -> bool:
 # blames one of them, and they named the problem in none of the labelled reports, so they are no
 # key lines, whatever error words they carry. (Python prints a warning after the file and line
 # that raised it: "…/torch_xla/__init__.py:202: UserWarning: `tensorflow` can conflict…")
-_PY_WARNING = r"(?:\S+\.py:\d+:\s*\w*Warning:\s*)?"
+_WARNED_AT = r"\S+\.py:\d+:\s*"  # the file and line a Python warning names first
 _START_UP_NOISE = re.compile(
-    r"\S+\.py:\d+:\s*(?:Deprecation|Future)Warning:"
-    r"|\S+\.py:\d+:\s*UserWarning:[^\n]*\bis deprecated\b|"
-    + _PY_WARNING
+    _WARNED_AT
+    + r"(?:(?:Deprecation|Future)Warning:|UserWarning:[^\n]*\bis deprecated\b)"
+    + rf"|(?:{_WARNED_AT}\w*Warning:\s*)?"
     + r"(?:Unable to register cu(?:DNN|FFT|BLAS) factory\b|TF-TRT Warning: Could not find TensorRT"
     r"|oneDNN custom operations are on\b|This TensorFlow binary is optimized to use available CPU"
     r"|To enable the following instructions:|Could not find cuda drivers on your machine"
@@ -270,20 +270,17 @@ _START_UP_NOISE = re.compile(
 _RAISING_CODE = re.compile(r"^\s*(?:except\b[^\n]*:\s*$|raise\s+[\w.]+(?:\(|\s+from\b|\s*$))")
 
 
+# Lines that carry error words without being the problem: what every start prints, source that
+# raises
+_NOISE = (_START_UP_NOISE, _RAISING_CODE)
+
+
 def _noise(line: str) -> bool:
-    """What every start prints (`_START_UP_NOISE`) or source that raises (`_RAISING_CODE`)."""
-    return bool(_START_UP_NOISE.match(line) or _RAISING_CODE.match(line))
+    return any(rx.match(line) for rx in _NOISE)
 
 
 # Lines that never name the problem, whatever error words they carry
-_NOT_KEY = (
-    _FRAME_LINE,
-    _TRACEBACK_FRAMING,
-    _JSON_OPENER,
-    _START_UP_NOISE,
-    _RAISING_CODE,
-    *_SAYS_NOTHING,
-)
+_NOT_KEY = (_FRAME_LINE, _TRACEBACK_FRAMING, _JSON_OPENER, *_NOISE, *_SAYS_NOTHING)
 # The message of a pasted JSON error body: gcloud and the Google APIs print their errors as
 # `ERROR: (gcloud.compute.tpus.tpu-vm.create) {` followed by `"code": 8,` and `"message": "There is
 # no more capacity in the zone…"`, and the message line states the error in plain words that

@@ -204,11 +204,13 @@ _PER_CORE_BATCH = [
 ]
 
 
-def _whole_batch(m: re.Match[str]) -> bool:
-    """A `_PER_CORE_BATCH` match whose number is a whole batch: not 0, nor the whole part of a
-    fraction (MaxText's "per_device_batch_size=0.25" shares one example among devices)."""
+def _whole_batch(m: re.Match[str]) -> int | None:
+    """The batch a `_PER_CORE_BATCH` match gives, where it is a whole one: not 0, nor the whole
+    part of a fraction (MaxText's "per_device_batch_size=0.25" shares one example among
+    devices)."""
     g = next(i for i in range(1, len(m.groups()) + 1) if m.group(i))
-    return int(m.group(g)) > 0 and not re.match(r"[.,]\d", m.string[m.end(g) :])
+    batch = int(m.group(g))
+    return batch if batch > 0 and not re.match(r"[.,]\d", m.string[m.end(g) :]) else None
 
 
 def per_core_batch_spans(text: str) -> list[tuple[int, int]]:
@@ -1091,9 +1093,9 @@ def read_profile(text: str) -> ProfileFigures:
     if data_wait is not None:
         found["data_wait"] = data_wait
     for rx in _PER_CORE_BATCH:
-        m = next((m for m in rx.finditer(text) if _whole_batch(m)), None)
-        if m:
-            found["per_core_batch"] = int(next(g for g in m.groups() if g))
+        batch = next((b for m in rx.finditer(text) if (b := _whole_batch(m))), None)
+        if batch:
+            found["per_core_batch"] = batch
             if _MEMORY_BOUND.search(text):
                 found["memory_bound"] = 1
             if _BATCH_NORM.search(text) and _WHAT_IT_REACHES.search(text):
