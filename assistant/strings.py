@@ -582,6 +582,27 @@ STRINGS: dict[str, tuple[str, str]] = {
         'novo e o Python para com "An attempt has been made to start a new process before the '
         'current process has finished its bootstrapping phase".',
     ),
+    "check.TPU802": (
+        "`{call}` waits for every process, but only those where `{cond}` holds reach it: the "
+        "others never do, and the run hangs with no error; call it on every process "
+        "(`xm.save` and Orbax already write from one process)",
+        "`{call}` espera por todos os processos, mas só chegam a ele aqueles em que `{cond}` "
+        "vale: os outros nunca chegam, e a execução trava sem erro; chame-o em todos os "
+        "processos (`xm.save` e o Orbax já gravam de um processo só)",
+    ),
+    "check.TPU802.summary": (
+        "a collective (`xm.save`, `xm.rendezvous`, `dist.barrier`, an Orbax `save`…) under a "
+        "condition only some processes meet (`if xm.is_master_ordinal():`, `rank == 0`…)",
+        "uma operação coletiva (`xm.save`, `xm.rendezvous`, `dist.barrier`, um `save` do "
+        "Orbax…) sob uma condição que só alguns processos cumprem (`if xm.is_master_ordinal():`,"
+        " `rank == 0`…)",
+    ),
+    "check.TPU802.why": (
+        "A collective returns only when every process has called it; the processes that skip it "
+        "go on to the next one, and the run deadlocks with no error message.",
+        "Uma operação coletiva só retorna quando todos os processos a chamaram; os que a pulam "
+        "seguem para a próxima, e a execução fica travada sem mensagem de erro.",
+    ),
     "check.remapped": (
         "{old} has moved to {new}; read as {new}",
         "{old} mudou para {new}; lido como {new}",

@@ -6,10 +6,32 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..model import Finding, Rule
-from . import accuracy, batch, dynamic_shape, input_pipeline, launch, layers, loop, ops, syntax
+from . import (
+    accuracy,
+    batch,
+    collectives,
+    dynamic_shape,
+    input_pipeline,
+    launch,
+    layers,
+    loop,
+    ops,
+    syntax,
+)
 from .base import Context
 
-_MODULES = [syntax, dynamic_shape, batch, layers, loop, ops, input_pipeline, accuracy, launch]
+_MODULES = [
+    syntax,
+    dynamic_shape,
+    batch,
+    layers,
+    loop,
+    ops,
+    input_pipeline,
+    accuracy,
+    launch,
+    collectives,
+]
 
 ALL: dict[str, Rule] = {r.code: r for m in _MODULES for r in m.RULES}
 CHECKS: list[Callable[[Context], Iterable[Finding]]] = [m.check for m in _MODULES[1:]]
