@@ -27,7 +27,7 @@ from .retrieval.signatures import SignatureHit, SignatureMatcher
 from .strings import t
 from .text.domain import domain_terms, names_a_tpu_run, tpu_host_only, without_tpu
 from .text.normalize import normalize
-from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views
+from .text.parse import FULL_SCAN_LINES, Facts, parse, query_views, sentence_says_resolved
 from .text.profile import ProfileFigures, names_a_figure
 
 __all__ = ["Answer", "Engine", "Result", "Retrieval"]
@@ -170,9 +170,14 @@ class Engine:
 
         def told_as_fixed(hit: SignatureHit) -> bool:
             """Every line the hit spans says its problem is already fixed: the report's story,
-            not what it asks about (`parse.says_resolved`)."""
+            not what it asks about (`parse.says_resolved`). A hit on one line, by the sentence
+            it is in (`parse.sentence_says_resolved`)."""
             span = range(hit.line_no, hit.last_line_no + 1)
-            return bool(resolved) and all(numbers[i] in resolved for i in span)
+            if not resolved or not all(numbers[i] in resolved for i in span):
+                return False
+            if hit.line_no != hit.last_line_no:
+                return True
+            return sentence_says_resolved(lines[hit.line_no], hit.matched)
 
         for hit in self._matcher("signatures").match(lines):
             if told_as_fixed(hit):

@@ -478,6 +478,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "a linha {line} diz que dois arrays de tamanhos conhecidos não se encaixam (“{text}”), o "
         "que o guia de solução de problemas por trás do tpu-assist não cobre",
     ),
+    "note.outside.python_error": (
+        "line {line} is a plain Python error of the code or its data (“{text}”), which the "
+        "troubleshooting guide behind tpu-assist does not cover",
+        "a linha {line} é um erro comum de Python do código ou dos seus dados (“{text}”), o "
+        "que o guia de solução de problemas por trás do tpu-assist não cobre",
+    ),
     "note.outside.tracer_leak": (
         "line {line} says a JAX tracer escaped the transformation that made it (“{text}”), which "
         "the troubleshooting guide behind tpu-assist does not cover",
@@ -2083,6 +2089,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "cobre isso, e não é um formato que a TPU não consegue compilar. Compare o "
         "`element_spec` do dataset com `model.input_shape` e faça o pré-processamento produzir "
         "exatamente esse tamanho.",
+    ),
+    "answer.note_outside.python_error": (
+        "Line {line} is a plain Python error (“{text}”): the same code fails the same way on a "
+        "CPU, and nothing of the TPU is involved, so the guide I answer from does not cover it. "
+        "The traceback's last line in your own code is where it happened. A `NoneType` there is "
+        "a value that did not load: an image file that could not be read, a config file that "
+        "parsed empty, a function that returned nothing. A `KeyError` is a key that the "
+        "dictionary or config does not have (compare its spelling with the file).",
+        "A linha {line} é um erro comum de Python (“{text}”): o mesmo código falha do mesmo "
+        "jeito numa CPU, e nada da TPU está envolvido, então o guia de onde respondo não cobre "
+        "isso. A última linha do traceback no seu próprio código é onde aconteceu. Um "
+        "`NoneType` ali é um valor que não carregou: uma imagem que não pôde ser lida, um "
+        "arquivo de config que veio vazio, uma função que não retornou nada. Um `KeyError` é "
+        "uma chave que o dicionário ou a config não tem (compare a grafia com o arquivo).",
     ),
     "answer.note_outside.shape_mismatch": (
         "Line {line} says two arrays of known sizes do not fit each other (“{text}”): every size "

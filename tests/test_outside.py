@@ -14,6 +14,9 @@ from assistant.text.parse import parse
 from assistant.walk import walk
 
 INSTALL = [
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "
+    "that are installed. This behaviour is the source of the following dependency conflicts.",
+    "torchvision 0.18.1 requires torch==2.3.1, but you have torch 2.3.0 which is incompatible.",
     "ERROR: gcloud failed to load. You are running gcloud with Python 3.6, which is no longer "
     "supported by gcloud.",
     "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet supported "
@@ -163,6 +166,9 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    'No Kaggle escolhi o acelerador "TPU VM v3-8" mas ele fica cinza e diz que acabou minha '
+    "cota da semana",
+    "On Kaggle the TPU VM v3-8 option in the Accelerator menu is greyed out for my account",
     "On Kaggle it says I've used up my TPU time for the week",
     "no Kaggle o acelerador TPU ficou cinza, diz que acabaram minhas horas da semana",
     "Kaggle says I used up my weekly TPU hours after one competition notebook",
@@ -225,6 +231,10 @@ STORAGE = [
     "implemented (file: './data/train-00000.tfrecord')",
 ]
 STORAGE_MISSING = [
+    "tensorflow.python.framework.errors_impl.NotFoundError: {{function_node "
+    "__wrapped__IteratorGetNext_output_types_2_device_/job:localhost/replica:0/task:0/device:CPU:0}}"
+    " gs://bucket-x/train/train-*.tfrec; No such file or directory [Op:IteratorGetNext]",
+    '    "message": "The specified bucket does not exist.",',
     '    "message": "No such object: kds-7f3a/train_tfrecords/ld_train00-1338.tfrec",',
     "tensorflow.python.framework.errors_impl.NotFoundError: gs://my-bucket/data/train-00003.tfrec; "
     "No such file or directory",
@@ -554,6 +564,12 @@ SHAPE_MISMATCH = [
     "TypeError: cannot reshape array of shape (8, 512, 1024) (size 4194304) into shape "
     "(8, 512, 16, 128) (size 8388608)",
 ]
+PYTHON_ERROR = [
+    "TypeError: 'NoneType' object is not subscriptable",
+    "AttributeError: 'NoneType' object has no attribute 'shape'",
+    "KeyError: 'per_core_batch_size'",
+    "NameError: name 'train_ds' is not defined",
+]
 FILE_PERMISSION = [
     "PermissionError: [Errno 13] Permission denied: '/mnt/disks/data/hf'",
     "mkdir: cannot create directory '/mnt/disks/persist/ckpt': Permission denied",
@@ -603,6 +619,9 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    "KeyError: 'TPU_NAME'",
+    "KeyError: 'COLAB_TPU_ADDR'",
+    "AttributeError: 'NoneType' object has no attribute 'xla_device'",
     # the TPU's own device refused (hang-on-error's accel-open-denied)
     "PermissionError: [Errno 13] Permission denied: '/dev/accel0'",
     # a message the person says did not appear
@@ -851,6 +870,7 @@ def _outside(text: str):
         *[("tracer_leak", x) for x in TRACER_LEAK],
         *[("model_input", x) for x in MODEL_INPUT],
         *[("shape_mismatch", x) for x in SHAPE_MISMATCH],
+        *[("python_error", x) for x in PYTHON_ERROR],
         *[("model_hub", x) for x in MODEL_HUB],
         *[("file_permission", x) for x in FILE_PERMISSION],
         *[("traced_condition", x) for x in TRACED_CONDITION],

@@ -653,3 +653,15 @@ def test_a_message_on_a_line_said_fixed_is_no_reading_outside_the_guide():
         "Issue 2: the v5litepod-8 step time is 0.6 ms with MXU utilization 2%"
     )
     assert parse(normalize(text)).outside is None
+
+
+def test_a_fixed_bug_is_read_by_its_sentence_not_the_whole_line():
+    from assistant.text.parse import sentence_says_resolved
+
+    line = (
+        "Worker 2 crashed on a bug of mine (already fixed). What I don't get is the rest: "
+        "workers 0, 1 and 3 just sat there"
+    )
+    assert not sentence_says_resolved(line, "workers 0, 1 and 3 just sat")
+    assert sentence_says_resolved(line, "Worker 2 crashed")
+    assert sentence_says_resolved("the KeyError, that's fixed now", "absent fragment")

@@ -172,6 +172,20 @@ REPORTS = [
         "$ gcloud compute tpus queued-resources describe fila-v6e --zone europe-west4-a\n"
         "state:\n  state: SUSPENDED\ntem como retomar?",
     ),
+    (
+        # a paragraph that tells a bug of the person's own as already fixed and then, in the next
+        # sentence, the other hosts left waiting: only the fixed sentence is the story
+        "hang-on-error",
+        "JAX on a v5p-32, 4 hosts. Host 3 crashed on a typo in my eval code (my fault, already "
+        "fixed). What bugs me is the rest: hosts 0, 1 and 2 just sat there for five hours with "
+        "the chips busy and no output until I killed them by hand.",
+    ),
+    (
+        # the Portuguese "the other processes are still alive" after one failed
+        "hang-on-error",
+        "torch_xla numa v4-8 com xmp.spawn: um processo deu IndexError no meu Dataset e os outros "
+        "3 processos continuam vivos, parados, sem imprimir nada. Só saio com kill -9.",
+    ),
 ]
 
 
@@ -232,6 +246,15 @@ def test_a_near_miss_is_not_answered_as_its_entry(engine, entry, text):
 # weight the pattern reaches at least, what is answered after it: an entry, or None for a
 # refusal, the report).
 SET_ASIDE = [
+    (
+        # the framework run on the person's own computer, which has no TPU: tpu-connection's
+        # local-computer look-alike, whatever TPU the person created in the cloud
+        "tpu-connection",
+        0.9,
+        None,
+        "Created a v5e-4 TPU and installed jax[tpu] on my ThinkPad to use it, but\n"
+        ">>> jax.devices()\n[CpuDevice(id=0)]\nHow do I point jax at my TPU?",
+    ),
     (
         # NVIDIA's collectives library failing to join a GPU cluster's ranks, in a report that
         # names the TPU slice the same script runs on: `nccl-collectives` sets tpu-connection
@@ -335,6 +358,25 @@ REFUSED_OUTSIDE = [
         "        xm.rendezvous('eval_done')\n"
         "        xm.save(model.state_dict(), 'ckpt.pt')\n"
         "Is a core hung?",
+    ),
+    (
+        # a plain Python error of the person's own data on a TPU run: the same on any machine
+        "python_error",
+        "torch_xla on a v4-8: after a few hundred steps the loader dies, always at another step:\n"
+        '  File "/home/me/seg/dataset.py", line 41, in __getitem__\n'
+        "    h, w = image.shape[:2]\n"
+        "AttributeError: 'NoneType' object has no attribute 'shape'\n"
+        "Does XLA dislike unknown dimensions?",
+    ),
+    (
+        # pip installing the frameworks and listing the packages that now disagree
+        "install",
+        "Setting up torch_xla on a fresh v5e TPU VM and pip ends with:\n"
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency "
+        "conflicts.\n"
+        "torchaudio 2.4.1 requires torch==2.4.1, but you have torch 2.4.0 which is incompatible.\n"
+        "Will the TPU still connect?",
     ),
 ]
 

@@ -48,7 +48,9 @@ office proxy that inspects HTTPS), that automatic differentiation refused the mo
 (`autograd`: a tensor changed in place), that the labels do not fit the loss (`loss_labels`:
 one-hot labels given to a sparse loss), that two arrays of known sizes do not fit each other
 (`shape_mismatch`: "Incompatible shapes: [16,10] vs. [16,1]", "mat1 and mat2 shapes cannot be
-multiplied"), or that JAX found a tracer that escaped its transformation (`tracer_leak`).
+multiplied"), that JAX found a tracer that escaped its transformation (`tracer_leak`), or a
+plain Python error of the person's own code or data (`python_error`: "'NoneType' object is not
+subscriptable", a KeyError on a config's key, a name not defined).
 Pasted code is read too (`read_code`): a collective that only the first process reaches
 (`one_process_collective`: `xm.rendezvous` under `if xm.is_master_ordinal():`).
 
@@ -216,6 +218,13 @@ _RULES: tuple[_Rule, ...] = (
             r"supported\b|"
             # pip's resolver refusing the set of packages asked for
             r"\bResolutionImpossible\b|\bconflicting dependencies\b|"
+            # ... or installing them anyway and listing what now disagrees: "pip's dependency
+            # resolver does not currently take into account all the packages that are
+            # installed", "torchvision 0.18.1 requires torch==2.3.1, but you have torch 2.3.0
+            # which is incompatible"
+            r"\bpip's dependency resolver does not currently take into account\b|"
+            r"\brequires [\w.\-\[\]]+[^\n,]{0,40}, but you have [\w.\-]+ [\w.+\-]+ which is "
+            r"incompatible\b|"
             # a compiled module built against NumPy 1 imported under NumPy 2 (pip upgraded NumPy
             # for another package): "A module that was compiled using NumPy 1.x cannot be run in
             # NumPy 2.0.0"
@@ -491,8 +500,13 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:limites?|cota) de uso\b[^\n]{0,60}?\b(?:Colab|back-?end|[GT]PU)\b|"
             r"\b(?:Colab|back-?end|[GT]PU)\b[^\n]{0,60}?\b(?:limites?|cota) de uso\b|"
             # Kaggle's weekly TPU hours, Colab's quota: "acabou minha cota de TPU do Kaggle"
-            r"\b(?:Kaggle|Colab)\b[^\n]{0,60}?\b(?:quota|cota)s?\b|"
+            r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:quota|cota)s?\b|"
             r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b|"
+            # Kaggle's accelerator menu offering no TPU to this account (a phone not verified
+            # yet, the week's hours used): "a opção "TPU VM v3-8" fica cinza", "TPU is greyed out"
+            r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,40}?\b(?:fica(?:m|va)?\s+cinza|"
+            r"(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?(?:\s+out)?|gr[ae]yed\s+out|"
+            r"desabilitad[oa])|"
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
@@ -573,7 +587,10 @@ _RULES: tuple[_Rule, ...] = (
         "storage_missing",
         re.compile(
             r"\bNo such object: [^\s\"']+|"
-            r"\bNotFoundError\b[^\n]{0,40}?\bgs://\S+?;? No such file or directory\b",
+            r"\bNotFoundError\b[^\n]{0,200}?\bgs://\S+?;? No such file or directory\b|"
+            # a bucket name that does not exist (a typo, another project's bucket): Cloud
+            # Storage's 404 for the bucket itself
+            r"\bThe specified bucket does not exist\b|\bNoSuchBucket\b",
             re.I,
         ),
     ),
@@ -1046,6 +1063,24 @@ _RULES: tuple[_Rule, ...] = (
             r"\bcannot reshape array of shape \([\d, ]*\) \(size \d+\) into shape\b",
             re.I,
         ),
+    ),
+    _Rule(
+        # a plain Python error in the person's own code or data, the same on any machine: a
+        # value that is None where the code expected a result ("'NoneType' object is not
+        # subscriptable": an image that did not load, a config file that parsed empty), a key a
+        # dictionary or config does not have, a name never defined. No TPU problem raises these.
+        # A key naming the TPU's own setting (`KeyError: 'TPU_NAME'`, 'COLAB_TPU_ADDR') is the
+        # connection's; a run that then hangs is hang-on-error's (its signatures tell what
+        # followed: `decide._follows`)
+        "python_error",
+        re.compile(
+            r"\b(?:TypeError|AttributeError): 'NoneType' object (?:is not (?:subscriptable|"
+            r"iterable|callable)|has no attribute '\w+')|"
+            r"^\s*KeyError: '[^'\n]{1,60}'\s*$|"
+            r"\bNameError: name '\w+' is not defined\b",
+            re.I | re.M,
+        ),
+        re.compile(r"tpu|xla|colab|libtpu|resolver|device|mesh", re.I),
     ),
     _Rule(
         # JAX's tracer leaked out of the transformation that made it (kept in a global, a list or

@@ -234,6 +234,23 @@ _RESOLVED_STEMS = (
 )  # fmt: skip
 
 
+# where a sentence ends inside a line: ".", "!" or "?" before a space
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")
+
+
+def sentence_says_resolved(line: str, fragment: str) -> bool:
+    """The sentence of `line` that holds `fragment` says its problem is already fixed
+    (`says_resolved`): a paragraph on one line can tell a fixed bug first and then the problem it
+    asks about ("worker 2 crashed on a bug of mine, already fixed. What I don't understand: the
+    other workers just sat there"). The whole line where `fragment` is not found in it."""
+    at = line.find(fragment) if fragment else -1
+    if at < 0:
+        return says_resolved(line)
+    start = max((m.end() for m in _SENTENCE_BREAK.finditer(line, 0, at)), default=0)
+    end = _SENTENCE_BREAK.search(line, at + len(fragment))
+    return says_resolved(line[start : end.end() if end else len(line)])
+
+
 def says_resolved(line: str) -> bool:
     """The line says the problem it tells is already fixed (`_RESOLVED`), and nothing on it says
     the problem is still open."""
