@@ -166,6 +166,7 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    'No Kaggle a opção "TPU VM v3-8" em Accelerator está cinza; minha conta é nova',
     'No Kaggle escolhi o acelerador "TPU VM v3-8" mas ele fica cinza e diz que acabou minha '
     "cota da semana",
     "On Kaggle the TPU VM v3-8 option in the Accelerator menu is greyed out for my account",
@@ -231,6 +232,8 @@ STORAGE = [
     "implemented (file: './data/train-00000.tfrecord')",
 ]
 STORAGE_MISSING = [
+    "tensorflow.python.framework.errors_impl.InvalidArgumentError: Expect a file to exist: No "
+    "files matched pattern: gs://my-data/train/trian-*",
     "tensorflow.python.framework.errors_impl.NotFoundError: {{function_node "
     "__wrapped__IteratorGetNext_output_types_2_device_/job:localhost/replica:0/task:0/device:CPU:0}}"
     " gs://bucket-x/train/train-*.tfrec; No such file or directory [Op:IteratorGetNext]",
@@ -332,6 +335,8 @@ HARDWARE = [
     "E uma v5litepod-8 são 8 chips ou 8 TensorCores?",
 ]
 DISK_FULL = [
+    "Warning  EvictionThresholdMet  node/gke-tpu-pool-1  Attempting to reclaim ephemeral-storage;"
+    " node condition DiskPressure",
     "OSError: [Errno 28] No space left on device: '/home/me/.cache/huggingface/hub/tmp4x1'",
     "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
     "write /var/lib/docker/tmp/GetImageBlob123: no space left on device",
@@ -565,6 +570,7 @@ SHAPE_MISMATCH = [
     "(8, 512, 16, 128) (size 8388608)",
 ]
 PYTHON_ERROR = [
+    "RecursionError: maximum recursion depth exceeded while calling a Python object",
     "TypeError: 'NoneType' object is not subscriptable",
     "AttributeError: 'NoneType' object has no attribute 'shape'",
     "KeyError: 'per_core_batch_size'",

@@ -247,6 +247,24 @@ def test_a_near_miss_is_not_answered_as_its_entry(engine, entry, text):
 # refusal, the report).
 SET_ASIDE = [
     (
+        # a tutorial's TPUStrategy code run on a Mac: TensorFlow asks which TPU to reach
+        "tpu-connection",
+        0.9,
+        None,
+        "Trying the TPU tutorial locally on my MacBook Pro with tensorflow-macos:\n"
+        "resolver = tf.distribute.cluster_resolver.TPUClusterResolver()\n"
+        "ValueError: Please provide a TPU Name to connect to.\nWhich name goes there?",
+    ),
+    (
+        # a CI runner with no TPU asked for one
+        "tpu-connection",
+        0.9,
+        None,
+        "Our unit tests on GitHub Actions now fail: jax.devices('tpu') raises RuntimeError: "
+        "Unknown backend: 'tpu' requested, but no platforms that are instances of tpu are "
+        "present. Platforms present are: cpu",
+    ),
+    (
         # the framework run on the person's own computer, which has no TPU: tpu-connection's
         # local-computer look-alike, whatever TPU the person created in the cloud
         "tpu-connection",

@@ -504,9 +504,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b|"
             # Kaggle's accelerator menu offering no TPU to this account (a phone not verified
             # yet, the week's hours used): "a opção "TPU VM v3-8" fica cinza", "TPU is greyed out"
-            r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,40}?\b(?:fica(?:m|va)?\s+cinza|"
-            r"(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?(?:\s+out)?|gr[ae]yed\s+out|"
-            r"desabilitad[oa])|"
+            r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,60}?\b(?:(?:fica(?:m|va)?|est[áa]|"
+            r"aparece)\s+(?:desabilitad[oa]\s+\(?)?cinza|(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?"
+            r"(?:\s+out)?|gr[ae]yed\s+out|(?:aparece\s+)?desabilitad[oa]|(?:is\s+)?disabled)|"
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
@@ -590,7 +590,9 @@ _RULES: tuple[_Rule, ...] = (
             r"\bNotFoundError\b[^\n]{0,200}?\bgs://\S+?;? No such file or directory\b|"
             # a bucket name that does not exist (a typo, another project's bucket): Cloud
             # Storage's 404 for the bucket itself
-            r"\bThe specified bucket does not exist\b|\bNoSuchBucket\b",
+            r"\bThe specified bucket does not exist\b|\bNoSuchBucket\b|"
+            # tf.data's list_files finding nothing at a pattern (a misspelt file name)
+            r"\bNo files matched pattern\b",
             re.I,
         ),
     ),
@@ -704,7 +706,9 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:(?:root|boot|local)\s+)?disk\b(?!\s+cache)|"
             r"\b(?:root\s+|boot\s+)?disk\s+(?:space\s+)?(?:exhaustion|(?:is|was|got|gets)\s+full)\b|"
             r"\b(?:root|boot)\s+disk\b[^\n.]{0,20}?\b(?:fills|filled|full)\b|"
-            r"\bdisco\s+(?:de\s+boot\s+|raiz\s+)?(?:encheu|cheio|lotou|lotado)\b",
+            r"\bdisco\s+(?:de\s+boot\s+|raiz\s+)?(?:encheu|cheio|lotou|lotado)\b|"
+            # Kubernetes marking a node short of disk (images piling up on a GKE node pool)
+            r"\bDiskPressure\b",
             re.I,
         ),
         # the TPU's own logs named as what fills it: the debug-logs entry's subject, whether or
@@ -1077,7 +1081,8 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:TypeError|AttributeError): 'NoneType' object (?:is not (?:subscriptable|"
             r"iterable|callable)|has no attribute '\w+')|"
             r"^\s*KeyError: '[^'\n]{1,60}'\s*$|"
-            r"\bNameError: name '\w+' is not defined\b",
+            r"\bNameError: name '\w+' is not defined\b|"
+            r"\bRecursionError: maximum recursion depth exceeded\b",
             re.I | re.M,
         ),
         re.compile(r"tpu|xla|colab|libtpu|resolver|device|mesh", re.I),
