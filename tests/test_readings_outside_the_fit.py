@@ -186,6 +186,12 @@ REPORTS = [
         "torch_xla numa v4-8 com xmp.spawn: um processo deu IndexError no meu Dataset e os outros "
         "3 processos continuam vivos, parados, sem imprimir nada. Só saio com kill -9.",
     ),
+    (
+        # a pod's other workers that print nothing more, and a Ctrl+C "sem efeito", in Portuguese
+        "hang-on-error",
+        "PyTorch/XLA num v4-32 com --worker=all: o worker 1 levantou uma exceção lendo uma imagem "
+        "e os outros workers não imprimem mais nada; o Ctrl+C no terminal não faz efeito.",
+    ),
 ]
 
 

@@ -525,6 +525,23 @@ def test_pytorch_xla_metrics_report_routes_recompilation_to_dynamic_shapes():
     assert hit.entry_id == "dynamic-shape" and hit.weight == MEASURED
     (hit,) = route(read_profile(METRICS_REPORT.format(compiles=112, executes=760)))
     assert hit.weight < MEASURED
+
+
+def test_most_of_the_step_waiting_for_input_is_the_input_bottleneck_measured():
+    # the profiler's own figure for half the step or more weighs as much as a signature; a
+    # smaller share still names the entry, at the weight of a figure that suggests it
+    (hit,) = [
+        h
+        for h in route(read_profile("waiting for input: 93.9%"))
+        if h.signature_id == "profile:input-bound"
+    ]
+    assert hit.entry_id == "input-bottleneck" and hit.weight == MEASURED
+    (hit,) = [
+        h
+        for h in route(read_profile("waiting for input: 31%"))
+        if h.signature_id == "profile:input-bound"
+    ]
+    assert hit.weight < MEASURED
     # the line the answer shows is the metric's name, its count being on the next line
     assert names_a_figure("Metric: CompileTime") and names_a_figure("Metric: ExecuteReplicatedTime")
     assert not names_a_figure("  TotalSamples: 57")
@@ -1219,6 +1236,7 @@ def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
         "htop: a handful of python processes pinned\nat 100% and the other vCPUs basically idle",
         "`top` shows each training process at 100% of one CPU core",
         "no htop, cada processo a 100% de um núcleo",
+        "top shows the 64 vCPUs mostly idle except for eight python processes at 100%",
     ]:
         assert read_profile(text).host_feeding == 1, text
         assert _routed(text) == ["input-bottleneck"], text

@@ -344,6 +344,10 @@ RULES: tuple[ProfileRule, ...] = (
             or (_idle(p) and p.input_wait is None and p.data_wait is None and not p.input_ready)
         ),
         lambda p: _known(input_wait=p.input_wait, tpu_idle=p.tpu_idle, idle_gaps=p.idle_gaps),
+        # most of the step waiting for input, by the profiler's own figure, is the entry's problem
+        # measured (as the loop's own timers are, below): it outweighs a slow Keras callback's
+        # warning beside it
+        lambda p: MEASURED if (p.input_wait or 0) >= MOSTLY_IDLE else WEIGHT,
         # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
         sets=lambda p: {"input_analyzer": "input-bound"} if _profiler_waits(p) else {},
     ),

@@ -328,6 +328,11 @@ _HOST_FEEDING = re.compile(
     + r"{0,60}?\b(?:o\s+resto|os\s+outros|as\s+outras|demais)\b"
     + _WRAP
     + r"{0,60}?\b(?:parad[oa]s?|ocios[oa]s?|sem\s+fazer\s+nada)"
+    # or the host's CPUs idle but for a few processes at full load (the input made in one
+    # process per device): "the 96 vCPUs mostly idle except for a handful of python processes
+    # pegged at 100%"
+    r"|\b(?:cores?|CPUs?|vCPUs?)\b[^\n]{0,30}?\bidle\b[^\n]{0,20}?\bexcept\b[^\n]{0,40}?"
+    r"\b(?:process(?:es)?|procs?|threads?)\b[^\n]{0,30}?~?100\s*%"
     # or every core busy preparing data: "all 96 cores pegged at 100%", "a wall of python
     # processes at 100%", "todos os núcleos a 100%"
     r"|\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?(?:cores?|CPUs?|vCPUs?)\b[^\n]{0,20}?"

@@ -2,10 +2,11 @@
 entry). In a run of many processes (one per TPU device or host), a collective returns only when
 every process has called it. `xm.save` is one: it ends in a rendezvous of all processes and
 writes from the master alone by itself. So are `xm.rendezvous`, `xm.mesh_reduce`, the
-`xm.all_*` family, `torch.distributed`'s barrier and collectives, JAX's `multihost_utils` and an
-Orbax checkpoint manager's `save`. Put under `if xm.is_master_ordinal():` (or `rank == 0`,
-`jax.process_index() == 0`), the master waits for processes that never come, and the run hangs
-with no error."""
+`xm.all_*` family, `torch.distributed`'s barrier and collectives, JAX's `multihost_utils`, an
+Orbax checkpoint manager's `save` and Accelerate's `wait_for_everyone`. Put under
+`if xm.is_master_ordinal():` (or `rank == 0`, `jax.process_index() == 0`,
+`accelerator.is_main_process`), the master waits for processes that never come, and the run hangs
+with no error. (`ask` reads the same mistake in pasted code: `text.outside.read_code`.)"""
 
 from __future__ import annotations
 
@@ -45,8 +46,12 @@ COLLECTIVES = frozenset(
         ),
     ]
 )
-# Objects whose `save` is collective: Orbax's checkpointers and checkpoint managers.
-_COLLECTIVE_SAVERS = "orbax.checkpoint."
+# Methods that are collective on the objects that some libraries build: Orbax's checkpointers
+# and checkpoint managers save together; Hugging Face Accelerate's `Accelerator` waits for every
+# process at `wait_for_everyone` (a barrier).
+_COLLECTIVE_METHODS = {"save": "orbax.checkpoint.", "wait_for_everyone": "accelerate."}
+# What tells one process from another on such an object: `accelerator.is_main_process`.
+_MAIN_PROCESS_ATTRS = frozenset({"is_main_process", "is_local_main_process"})
 # What tells one process from another.
 ORDINALS = frozenset(
     [
@@ -141,10 +146,10 @@ class _Reporter:
         if dotted in COLLECTIVES:
             return dotted
         func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "save":
+        if isinstance(func, ast.Attribute) and func.attr in _COLLECTIVE_METHODS:
             maker = self.maker(func.value, scope)
-            if maker and maker.startswith(_COLLECTIVE_SAVERS):
-                return f"{maker.rsplit('.', 1)[-1]}.save"
+            if maker and maker.startswith(_COLLECTIVE_METHODS[func.attr]):
+                return f"{maker.rsplit('.', 1)[-1]}.{func.attr}"
         return None
 
     def maker(self, expr: ast.expr, scope: Scope) -> str | None:
@@ -169,6 +174,8 @@ class _Reporter:
         index = self.spawn_indices.get(scope.name) if scope.kind == "function" else None
         for node in ast.walk(test):
             if isinstance(node, ast.Call) and self.f.dotted(node.func) in ORDINALS:
+                return True
+            if isinstance(node, ast.Attribute) and node.attr in _MAIN_PROCESS_ATTRS:
                 return True
             if not isinstance(node, ast.Name):
                 continue
@@ -199,7 +206,7 @@ def _spawn_indices(f: Facts) -> dict[str, str]:
     return out
 
 
-_ORDINAL_NAMES = frozenset(o.rsplit(".", 1)[1] for o in ORDINALS)
+_ORDINAL_NAMES = frozenset(o.rsplit(".", 1)[1] for o in ORDINALS) | _MAIN_PROCESS_ATTRS
 
 
 def _names_an_ordinal(tree: ast.Module) -> bool:
