@@ -488,9 +488,14 @@ _SENTENCE_END = re.compile(
 
 
 def _settled_by_a_message(top: Scored) -> bool:
-    """`settled`, by a signature hit that is not a question (`_asks`)."""
+    """`settled`, by a signature hit that is not a question (`_asks`) and not a profile figure:
+    a figure measures a slowdown, it does not explain an error line outside the guide (a
+    profile's input wait told of an earlier run, above a bucket path that does not exist)."""
     ev = top.evidence
-    return _specific(ev, max((h.weight for h, _ in ev.signature_hits if not _asks(h)), default=0.0))
+    weights = (
+        h.weight for h, _ in ev.signature_hits if not _asks(h) and not isinstance(h, ProfileHit)
+    )
+    return _specific(ev, max(weights, default=0.0))
 
 
 def _came_first(top: Scored, line: int) -> bool:

@@ -166,6 +166,7 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    "como ativo a tpu no notebook do kaggle? a opção TPU VM v3-8 não aparece no accelerator",
     'No Kaggle a opção "TPU VM v3-8" em Accelerator está cinza; minha conta é nova',
     'No Kaggle escolhi o acelerador "TPU VM v3-8" mas ele fica cinza e diz que acabou minha '
     "cota da semana",
@@ -570,6 +571,7 @@ SHAPE_MISMATCH = [
     "(8, 512, 16, 128) (size 8388608)",
 ]
 PYTHON_ERROR = [
+    "TypeError: unsupported operand type(s) for *: 'NoneType' and 'int'",
     "RecursionError: maximum recursion depth exceeded while calling a Python object",
     "TypeError: 'NoneType' object is not subscriptable",
     "AttributeError: 'NoneType' object has no attribute 'shape'",

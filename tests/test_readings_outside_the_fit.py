@@ -192,6 +192,12 @@ REPORTS = [
         "PyTorch/XLA num v4-32 com --worker=all: o worker 1 levantou uma exceção lendo uma imagem "
         "e os outros workers não imprimem mais nada; o Ctrl+C no terminal não faz efeito.",
     ),
+    (
+        # "the other three" with no noun after it
+        "hang-on-error",
+        "v5p-32 with JAX, launched with --worker=all: one host died on a missing checkpoint "
+        "shard and the other three just sit there, chips busy, nothing printed for an hour.",
+    ),
 ]
 
 
@@ -401,6 +407,15 @@ REFUSED_OUTSIDE = [
         "conflicts.\n"
         "torchaudio 2.4.1 requires torch==2.4.1, but you have torch 2.4.0 which is incompatible.\n"
         "Will the TPU still connect?",
+    ),
+    (
+        # a path that does not exist, below a profile figure of an earlier run: the figure does
+        # not explain the error line
+        "storage_missing",
+        "My TF job on a v4-8 looked input-bound in the profiler (TPU idle ~85%), so I rewrote the "
+        "pipeline with interleave, and now it fails at once:\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: gs://my-data/imgnet/train-00000-"
+        "of-01024; No such file or directory\nIs GCS too slow?",
     ),
 ]
 

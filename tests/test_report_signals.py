@@ -1224,6 +1224,11 @@ def test_a_trace_described_with_gaps_between_steps_counts_as_an_idle_tpu():
     ):
         assert not read_profile(ruled_out).idle_gaps, ruled_out
     assert read_profile("no trace tem buracos entre os passos").idle_gaps == 1
+    for said in (
+        "entre um passo e outro o TPU fica parado uns 8 ms",
+        "between one step and the next the TPU sits idle for ~8 ms",
+    ):
+        assert read_profile(said).idle_gaps == 1, said
 
 
 def test_a_host_busy_producing_batches_sends_the_gaps_to_the_input_pipeline():
@@ -1524,6 +1529,9 @@ def test_the_loops_own_timers_give_the_share_of_the_step_spent_waiting_for_data(
         ("epoch 0 step 40/900 loss 5.2 data 0.30s fwd/bwd 0.10s img/s 990", 75.0),
         ("Data time 0.30s  Batch time 0.40s", 75.0),  # not the "time" inside "Data time"
         ("eta: 2:11:40, time: 0.410, data_time: 0.004, memory: 9120", 1.0),
+        # a bare "step" with its unit, shorter than the wait: the device's part (the step count
+        # before it has no unit)
+        ("[proc 0] step  100 | wait_data 0.300s | step 0.100s | 310 img/s", 75.0),
     ]:
         assert read_profile(text).data_wait == share, text
     # the profiler's "Input time: 2.1%" is a share already, read as the input-wait figure

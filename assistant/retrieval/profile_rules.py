@@ -350,6 +350,9 @@ RULES: tuple[ProfileRule, ...] = (
         lambda p: MEASURED if (p.input_wait or 0) >= MOSTLY_IDLE else WEIGHT,
         # the share of the step waiting for input is the analyzer's verdict; idle time alone is not
         sets=lambda p: {"input_analyzer": "input-bound"} if _profiler_waits(p) else {},
+        # TensorBoard's profiler gives the same verdict for a GPU's run: a TPU is shown by the
+        # report's other words ("TPU idle"), not by this figure
+        tpu_evidence=False,
     ),
     ProfileRule(
         # the loop's own timers, which a GPU's loop prints the same way

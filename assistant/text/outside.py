@@ -506,7 +506,8 @@ _RULES: tuple[_Rule, ...] = (
             # yet, the week's hours used): "a opção "TPU VM v3-8" fica cinza", "TPU is greyed out"
             r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,60}?\b(?:(?:fica(?:m|va)?|est[áa]|"
             r"aparece)\s+(?:desabilitad[oa]\s+\(?)?cinza|(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?"
-            r"(?:\s+out)?|gr[ae]yed\s+out|(?:aparece\s+)?desabilitad[oa]|(?:is\s+)?disabled)|"
+            r"(?:\s+out)?|gr[ae]yed\s+out|(?:aparece\s+)?desabilitad[oa]|(?:is\s+)?disabled|"
+            r"n[ãa]o\s+aparece|(?:does\s+not|doesn['’]t)\s+(?:show\s+up|appear))|"
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
@@ -1082,6 +1083,7 @@ _RULES: tuple[_Rule, ...] = (
             r"iterable|callable)|has no attribute '\w+')|"
             r"^\s*KeyError: '[^'\n]{1,60}'\s*$|"
             r"\bNameError: name '\w+' is not defined\b|"
+            r"\bunsupported operand type\(s\) for \S{1,3}: 'NoneType' and\b|"
             r"\bRecursionError: maximum recursion depth exceeded\b",
             re.I | re.M,
         ),

@@ -151,7 +151,7 @@ _STEP_VALUE = re.compile(r"[^\d\n]{0,30}?(\d+(?:[.,]\d+)?)\s*(ms|s|sec|seconds|s
 # waiting is the input-wait figure a profile gives, measured by the loop on any device.
 _TIMER = r"\W{1,3}~?(\d+(?:[.,]\d+)?)\s*(ms|s|sec)?(?![\w.%])"  # (a share is the profiler's)
 _DATA_TIMER = re.compile(
-    r"\b(?:data(?:[_ ](?:time|wait|load(?:ing)?(?:[_ ]time)?))?|wait[_ ]for[_ ](?:batch|data)"
+    r"\b(?:data(?:[_ ](?:time|wait|load(?:ing)?(?:[_ ]time)?))?|wait[_ ](?:for[_ ])?(?:batch|data)"
     r"|data_?loader[_ ]time|(?:load|fetch)[_ ]time)" + _TIMER,
     re.I,
 )
@@ -161,6 +161,10 @@ _COMPUTE_TIMER = re.compile(
     r"|fwd[+/]bwd\S*?|forward[_ /]backward(?:[_ ]time)?)" + _TIMER,
     re.I,
 )
+# ... or a bare "step" with its unit beside the wait ("wait_data 0.412s | step 0.097s"): a step
+# shorter than the wait does not hold it, so it is the device's part (a step count, "step 100",
+# has no unit)
+_BARE_STEP_TIMER = re.compile(r"\bstep\W{1,3}~?(\d+(?:[.,]\d+)?)\s*(ms|s|sec)(?![\w.%])", re.I)
 _TIMER_LINES = 20  # the first lines with both timers (a long log repeats itself)
 _PER_CORE_BATCH = [
     re.compile(
@@ -265,6 +269,12 @@ _IDLE_GAPS = re.compile(
     r"(?:passos?|steps?|execu[çc][õo]es)\b"
     # "entre um e outro tem um buraco", "um buraco grandão onde a TPU não faz nada"
     r"|\bentre\s+um\s+(?:step\s+|passo\s+)?e\s+outro\b[^.\n]{0,30}?\b(?:buracos?|gaps?|intervalos?)\b"
+    # "entre um passo e outro o TPU fica parado uns 8 ms", "between one step and the next the
+    # TPU sits idle for ~8 ms"
+    r"|\bentre\s+um\s+(?:step\s+|passo\s+)?e\s+outro\s+(?:[oa]\s+)?(?:TPU|dispositivo|chip)\s+"
+    r"fica\s+(?:parad[ao]|ocios[ao]|idle)\b"
+    r"|\bbetween\s+(?:one\s+)?steps?\s+and\s+(?:the\s+)?next(?:\s+one)?,?\s+(?:the\s+)?"
+    r"(?:TPU|device|chip)\s+(?:sits|stays|is|goes)\s+idle\b"
     r"|\b(?:buracos?|gaps?|intervalos?)\b[^.\n]{0,30}?\bonde\s+a\s+TPU\s+(?:n[ãa]o\s+faz\s+nada"
     r"|fica\s+(?:parada|ociosa|idle))"
     r"|\b(?:TPU|dispositivo)\s+(?:fica\s+)?(?:parad[ao]|ociosa?|idle)\s+(?:entre|enquanto)\b"
@@ -876,7 +886,8 @@ def _data_wait(text: str) -> float | None:
         # the other timers, read beside the data timer ("Data time 0.3 Batch time 0.4": the
         # step's "time" is not the one inside "Data time")
         rest = line[: data.start()] + " " * (data.end() - data.start()) + line[data.end() :]
-        step, compute = _STEP_TIMER.search(rest), _COMPUTE_TIMER.search(rest)
+        step = _STEP_TIMER.search(rest)
+        compute = _COMPUTE_TIMER.search(rest) or _BARE_STEP_TIMER.search(rest)
         wait = _seconds(data)
         # the whole step holds the wait; the device's computation comes beside it
         total = _seconds(step) if step else 0.0
