@@ -93,7 +93,7 @@ class _Reporter:
         self.found: list[Finding] = []
         self.seen: set[int] = set()
 
-    def block(self, stmts: list[ast.stmt], scope: Scope, cond: ast.expr | None = None) -> None:
+    def block(self, stmts: list[ast.stmt], scope: Scope) -> None:
         for i, st in enumerate(stmts):
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = self.f.scopes_by_node.get(id(st))
