@@ -687,6 +687,7 @@ def test_context_gate():
         "Before launching on our TPU VM I do a CPU debug run: it never reaches step 1",
         "rodando no meu note (cpu mesmo) antes de subir pra TPU, o treino trava na época 2",
         "JAX no notebook (só CPU, ainda não subi pra TPU) recompila a cada passo",
+        "jax na minha RTX 4090 (cuda12) pra testar antes de ir pra TPU: o trace mostra 22% em GEMM",
         "stuck at the first batch on a CPU-only VM. Will this problem also happen with "
         "MpDeviceLoader on TPU?",
         "tf.function retraces on every call on my CPU-only laptop; we'll move to TPU next month",
