@@ -95,6 +95,7 @@ CAPACITY = [
 ]
 # Colab with no TPU free to assign, or the account over its usage limit
 LOSS_LABELS = [
+    "ValueError: `logits` and `labels` must have the same shape, received ((None, 10) vs (None, 1)).",
     # one-hot labels given to a sparse loss, integer labels to a categorical one
     "InvalidArgumentError: logits and labels must have the same first dimension, got logits "
     "shape [128,10] and labels shape [1280]",
@@ -151,6 +152,8 @@ SCHEDULING = [
     "node group size reached",
 ]
 CONTEXT_LENGTH = [
+    "ValueError: The model's max seq len (8192) is larger than the maximum number of tokens that "
+    "can be stored in KV cache (5632).",
     "openai.BadRequestError: Error code: 400 - {'message': \"This model's maximum context length "
     'is 4096 tokens. However, you requested 5120 tokens."}',
 ]
@@ -166,6 +169,7 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    "no kaggle a opcao TPU VM v3-8 ta cinza, nao deixa clicar",
     "como ativo a tpu no notebook do kaggle? a opção TPU VM v3-8 não aparece no accelerator",
     'No Kaggle a opção "TPU VM v3-8" em Accelerator está cinza; minha conta é nova',
     'No Kaggle escolhi o acelerador "TPU VM v3-8" mas ele fica cinza e diz que acabou minha '
@@ -287,6 +291,7 @@ CREATE_REQUEST = [
     'topology "4x4x2" for machine type "ct5lp-hightpu-4t": expected a 2D topology.',
 ]
 BILLING = [
+    "dei stop na v5e-8 e mesmo assim o billing mostrou cobranca de TPU no sabado, pq cobrou?",
     "Colab Pro+ or Kaggle: which plan makes more sense for fine-tuning a 1B model?",
     "I've already been billed about $30 for the disk next to the TPU",
     "roughly what would a v6e-8 cost in us-east5, on-demand against spot?",
@@ -627,6 +632,8 @@ REGRESSION = [
     "Possible regression causing RESOURCE_EXHAUSTED after the latest commit on v5e",
 ]
 NOT_OUTSIDE = [
+    "What's the rule XLA uses for padding, and how much does it really cost in memory/time?",
+    "A loss está ótima, só está lento demais pro orçamento.",
     "KeyError: 'TPU_NAME'",
     "KeyError: 'COLAB_TPU_ADDR'",
     "AttributeError: 'NoneType' object has no attribute 'xla_device'",

@@ -193,6 +193,12 @@ REPORTS = [
         "e os outros workers não imprimem mais nada; o Ctrl+C no terminal não faz efeito.",
     ),
     (
+        # Portuguese written without accents: "nao faz nada", "os outros 3 nao morreram"
+        "hang-on-error",
+        "jax numa v4-32 com --worker=all: o worker 1 deu erro lendo um shard e os outros 3 nao "
+        "morreram, ficou tudo parado. ctrl+c no terminal nao faz nada, tive q dar kill -9.",
+    ),
+    (
         # "the other three" with no noun after it
         "hang-on-error",
         "v5p-32 with JAX, launched with --worker=all: one host died on a missing checkpoint "

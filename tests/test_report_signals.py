@@ -294,6 +294,8 @@ def test_overview_duty_cycle_and_breakdown_are_read():
 def test_device_memory_in_use_is_read_against_its_capacity():
     for text, used in [
         ("xm.get_memory_info per device: about 1.1 GB used out of ~15.7 GB", 7.0),
+        # the capacity without its unit, per chip: the used size's unit
+        ("xm.get_memory_info says roughly 3 GB used of 16 per chip", 18.8),
         ("TPU memory usage: ~1.1 GiB / 16 GiB per core", 6.9),
         ("HBM usage: 1.9 GiB of 32 GiB per chip", 5.9),
         ("uso de memória 1,1 GB de 16 GB", 6.9),
@@ -307,6 +309,7 @@ def test_device_memory_in_use_is_read_against_its_capacity():
         is None
     )
     assert read_profile("batch size is 8 per device").per_core_batch == 8
+    assert read_profile("batch_size=16 per device, bf16").per_core_batch == 16
     # a change of it: the number it went to
     assert read_profile("so it went from 16 per chip to 4 per chip").per_core_batch == 4
     # a fraction of an example per device (MaxText shares one among devices) is no batch of 0

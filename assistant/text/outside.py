@@ -351,12 +351,15 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:still |already )?(?:billed|charged)\b|"
             r"\b(?:billed|charged) (?:for|after|even|while|when)\b|"
             r"\b(?:in|on|about|sobre|de) (?:the )?billing\b|\bbilling\b[^\n.!?]{0,60}\?|"
-            r"\bcobrad[oa]s?\b|\bcobrança\b|"
+            r"\bcobrad[oa]s?\b|\bcobran[çc]a\b|\bcobr(?:ou|aram)\b|"
             # the bill itself, a cost asked about, a budget ("the billing report still shows TPU
             # v4 charges accruing", "quanto tá custando um v5e-8 por hora?", "sai mais barato?")
             r"\b(?:billing\s+report|invoice|bill)\s+(?:still\s+)?(?:shows?|lists?)\b|"
             r"\bcharges?\s+(?:accruing|still|keep)\b|\bquanto\s+(?:t[áa]|est[áa])\s+custando\b|"
-            r"\b(?:cheaper|mais\s+barat[oa])\?|\bor[çc]amento\b|"
+            r"\b(?:cheaper|mais\s+barat[oa])\?|"
+            # a budget named as the subject ("fechar o orçamento de TPU"), or asked about; not
+            # a run "slow for the budget", which is about its speed
+            r"\bor[çc]amento\s+(?:de|da|do|para|pra|pro)\b|\bor[çc]amento\b[^\n.!?]{0,60}\?|"
             # a cost compared or discounted: "how do the hourly costs compare", "cheaper per
             # chip-hour", "does a committed-use discount apply to TPUs?"
             r"\bcommitted[- ]use\s+discounts?\b|\b(?:hourly\s+)?costs?\s+compare\b|"
@@ -378,6 +381,14 @@ _RULES: tuple[_Rule, ...] = (
             r"\bwhich\s+(?:plan|tier|subscription)\b|\bqual\s+(?:plano|assinatura)\b|"
             r"\bwhat\s+(?:I|we)(?:['’]d|\s+would)\s+pay\b|\bhourly\s+price\b|"
             r"\b(?:diferen[çc]a\s+de|calculadora\s+de)\s+pre[çc]os?\b",
+            re.I,
+        ),
+        # what something costs in memory or time, not in money ("how much does it really cost in
+        # memory/time?", "quanto custa em memória?")
+        re.compile(
+            r"\bcosts?\s+(?:\w+\s+)?(?:in|of)\s+(?:memory|time|performance|speed|throughput|"
+            r"accuracy|compute|HBM|FLOPs|step\s+time)\b|"
+            r"\bcusta(?:m)?\s+(?:\w+\s+)?em\s+(?:mem[óo]ria|tempo|desempenho|velocidade)\b",
             re.I,
         ),
     ),
@@ -504,7 +515,7 @@ _RULES: tuple[_Rule, ...] = (
             r"\b(?:quota|cota)s?\b[^\n]{0,60}?\b(?:Kaggle|Colab)\b|"
             # Kaggle's accelerator menu offering no TPU to this account (a phone not verified
             # yet, the week's hours used): "a opção "TPU VM v3-8" fica cinza", "TPU is greyed out"
-            r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,60}?\b(?:(?:fica(?:m|va)?|est[áa]|"
+            r"\bKaggle\b[^\n]{0,200}?\bTPU\b[^\n]{0,60}?\b(?:(?:fica(?:m|va)?|est[áa]|t[áa]|"
             r"aparece)\s+(?:desabilitad[oa]\s+\(?)?cinza|(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?"
             r"(?:\s+out)?|gr[ae]yed\s+out|(?:aparece\s+)?desabilitad[oa]|(?:is\s+)?disabled|"
             r"n[ãa]o\s+aparece|(?:does\s+not|doesn['’]t)\s+(?:show\s+up|appear))|"
@@ -679,7 +690,9 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bmaximum context length is \d+ tokens\b|"
             r"\bis longer than the maximum model length of \d+\b|"
-            r"\bexceeds? (?:the )?max(?:imum)?[_ ]model[_ ]len\b",
+            r"\bexceeds? (?:the )?max(?:imum)?[_ ]model[_ ]len\b|"
+            # vLLM's engine told a context longer than its KV cache holds
+            r"\bis larger than the maximum number of tokens that can be stored in KV cache\b",
             re.I,
         ),
     ),
@@ -1022,7 +1035,8 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\blogits and labels must have the same first dimension\b|"
             r"\bShapes \([\w, ?]*\) and \([\w, ?]*\) are incompatible\b|"
-            r"\bArguments `target` and `output` must have the same (?:shape|rank)\b",
+            r"\bArguments `target` and `output` must have the same (?:shape|rank)\b|"
+            r"\b`?logits`? and `?labels`? must have the same shape\b",
             re.I,
         ),
     ),

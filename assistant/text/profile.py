@@ -182,7 +182,7 @@ _PER_CORE_BATCH = [
     ),
     # the number between: "batch size is 8 per device", "lote de 16 por núcleo"
     re.compile(
-        r"\b(?:batch(?:[- ]size)?|lote)\s+(?:is\s+|of\s+|de\s+|=\s*|:\s*)?(\d{1,6})\s+"
+        r"\b(?:batch(?:[-_ ]size)?|lote)\s*(?:is\s+|of\s+|de\s+|=\s*|:\s*|\s)(\d{1,6})\s+"
         r"(?:per|por)\s+(?:core|device|replica|chip|n[uú]cleo|dispositivo)",
         re.I,
     ),
@@ -554,6 +554,14 @@ _MEMORY_USED = [
         re.I,
     ),
 ]
+# ... or the capacity given without its unit, per chip: "roughly 3 GB used of 16 per chip" (the
+# unit is the used size's)
+_USED_OF_PER_CHIP = re.compile(
+    _SIZE
+    + r"\s*(?:used|usad[oa]s?|in use|em uso)\s+(?:of|out of|de)\s*~?(\d+(?:[.,]\d+)?)\s*"
+    + r"(?:([KMGT])i?B?\s+)?(?:per|por|each|cada|/)\s*(?:chip|core|device|n[uú]cleo|dispositivo)\b",
+    re.I,
+)
 # what the frameworks print: torch_xla's `xm.get_memory_info` ({'bytes_used': …, 'bytes_limit': …},
 # or {'kb_free': …, 'kb_total': …} before 2.3), JAX's `device.memory_stats()` ('bytes_in_use',
 # 'bytes_limit'), and the memory viewer's "Peak heap usage: 1.19 GiB (HBM capacity 15.48 GiB)"
@@ -919,6 +927,11 @@ def _memory_used(text: str) -> float | None:
             share = _share(_gib(m, 1), _gib(m, 3))
             if share is not None:
                 return share
+    for m in _USED_OF_PER_CHIP.finditer(text):
+        unit = (m.group(4) or m.group(2)).upper()
+        share = _share(_gib(m, 1), _number(m.group(3)) * _SCALE[unit])
+        if share is not None:
+            return share
     return None
 
 
