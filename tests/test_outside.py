@@ -169,6 +169,7 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
+    "no kaggle não aparece a opção de acelerador TPU VM v3-8 no notebook, só GPU",
     "no kaggle a opcao TPU VM v3-8 ta cinza, nao deixa clicar",
     "como ativo a tpu no notebook do kaggle? a opção TPU VM v3-8 não aparece no accelerator",
     'No Kaggle a opção "TPU VM v3-8" em Accelerator está cinza; minha conta é nova',
@@ -237,6 +238,7 @@ STORAGE = [
     "implemented (file: './data/train-00000.tfrecord')",
 ]
 STORAGE_MISSING = [
+    "NotFoundError: gs://dados/tfrecords/trian-*.tfrecord não encontrado no tf.data",
     "tensorflow.python.framework.errors_impl.InvalidArgumentError: Expect a file to exist: No "
     "files matched pattern: gs://my-data/train/trian-*",
     "tensorflow.python.framework.errors_impl.NotFoundError: {{function_node "

@@ -199,6 +199,12 @@ REPORTS = [
         "morreram, ficou tudo parado. ctrl+c no terminal nao faz nada, tive q dar kill -9.",
     ),
     (
+        # the processes said alive on every worker after one host failed
+        "hang-on-error",
+        "T5X on a v4-32 with --worker=all: one host hit a full disk at step 1800 and the run just "
+        "sits there, duty cycle 0. The python processes are still alive on all 4 workers.",
+    ),
+    (
         # "the other three" with no noun after it
         "hang-on-error",
         "v5p-32 with JAX, launched with --worker=all: one host died on a missing checkpoint "

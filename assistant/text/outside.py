@@ -519,6 +519,9 @@ _RULES: tuple[_Rule, ...] = (
             r"aparece)\s+(?:desabilitad[oa]\s+\(?)?cinza|(?:is|are|was|stays?)\s+gr[ae]y(?:ed)?"
             r"(?:\s+out)?|gr[ae]yed\s+out|(?:aparece\s+)?desabilitad[oa]|(?:is\s+)?disabled|"
             r"n[ãa]o\s+aparece|(?:does\s+not|doesn['’]t)\s+(?:show\s+up|appear))|"
+            # ... said the other way round: "no kaggle não aparece a opção de acelerador TPU"
+            r"\bKaggle\b[^\n]{0,120}?\b(?:n[ãa]o\s+aparece|(?:does\s+not|doesn['’]t)\s+show)\b"
+            r"[^\n]{0,60}?\bTPU\b|"
             # ... or the hours themselves: "acabaram minhas horas da semana" beside Kaggle or Colab
             r"\b(?:Kaggle|Colab)\b[^\n]{0,120}?\b(?:(?:acabaram|esgotaram|acabou)\s+(?:as\s+|minhas\s+)?"
             r"horas|(?:used\s+up|ran\s+out\s+of|out\s+of)\s+(?:my\s+|the\s+)?(?:weekly\s+)?"
@@ -600,6 +603,7 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"\bNo such object: [^\s\"']+|"
             r"\bNotFoundError\b[^\n]{0,200}?\bgs://\S+?;? No such file or directory\b|"
+            r"\bNotFoundError\b[^\n]{0,40}?\bgs://\S+\s+(?:n[ãa]o\s+(?:foi\s+)?encontrad[oa]s?|not\s+found)\b|"
             # a bucket name that does not exist (a typo, another project's bucket): Cloud
             # Storage's 404 for the bucket itself
             r"\bThe specified bucket does not exist\b|\bNoSuchBucket\b|"
