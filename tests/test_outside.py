@@ -169,12 +169,12 @@ AUTOGRAD = [
     "ValueError: No gradients provided for any variable: (['dense/kernel:0'],)",
 ]
 NOTEBOOK_CAPACITY = [
-    "no kaggle não aparece a opção de acelerador TPU VM v3-8 no notebook, só GPU",
-    "no kaggle a opcao TPU VM v3-8 ta cinza, nao deixa clicar",
-    "como ativo a tpu no notebook do kaggle? a opção TPU VM v3-8 não aparece no accelerator",
+    "no Kaggle não aparece o acelerador TPU pra mim, só as duas GPUs",
+    "kaggle: a opcao de TPU ta cinza e nao da pra clicar",
+    "alguém sabe liberar a TPU no Kaggle? a TPU VM não aparece na lista de aceleradores",
     'No Kaggle a opção "TPU VM v3-8" em Accelerator está cinza; minha conta é nova',
-    'No Kaggle escolhi o acelerador "TPU VM v3-8" mas ele fica cinza e diz que acabou minha '
-    "cota da semana",
+    "No Kaggle o acelerador de TPU fica cinza e o aviso diz que a minha cota semanal de horas "
+    "terminou",
     "On Kaggle the TPU VM v3-8 option in the Accelerator menu is greyed out for my account",
     "On Kaggle it says I've used up my TPU time for the week",
     "no Kaggle o acelerador TPU ficou cinza, diz que acabaram minhas horas da semana",
