@@ -3,7 +3,9 @@ queries, the written probes of today's stacks (`tests/fixtures/written_probes.js
 inputs in JAX, PyTorch/XLA and Keras 3 words on v4–v6e, 19 of them look-alikes, written by a helper
 who never saw the knowledge base) and written long reports (`tests/fixtures/written_reports.jsonl`:
 144 issue- and forum-style reports, 36 of them look-alikes, written the same way;
-`written_reports_hard.jsonl`: 240 more, 60 look-alikes, from a brief that asked for hard cases).
+`written_reports_hard.jsonl`: 240 more, 60 look-alikes, from a brief that asked for hard cases;
+`written_rounds.jsonl`: 800 more, 240 of them look-alikes, in five rounds, each scored held-out
+before it was read).
 
 The figures and how they are produced are in the README ("Answer quality"); the dev thresholds are
 the issue's targets, the probes' sit below the figures of the version that added them, so honest
@@ -29,6 +31,7 @@ DEV = Path(
 PROBES = Path(__file__).resolve().parent / "fixtures" / "written_probes.jsonl"
 REPORTS = Path(__file__).resolve().parent / "fixtures" / "written_reports.jsonl"
 HARD_REPORTS = Path(__file__).resolve().parent / "fixtures" / "written_reports_hard.jsonl"
+ROUNDS = Path(__file__).resolve().parent / "fixtures" / "written_rounds.jsonl"
 
 
 def score(engine, path: Path) -> dict:
@@ -78,6 +81,11 @@ def hard_reports(engine):
     return score(engine, HARD_REPORTS)
 
 
+@pytest.fixture(scope="module")
+def rounds(engine):
+    return score(engine, ROUNDS)
+
+
 def test_dev_targets(outcomes):
     m = outcomes["tpu-assist"]
     assert m.hit1 >= 0.95, m.misses
@@ -120,3 +128,14 @@ def test_written_hard_reports(hard_reports):
     version 0.806 first, 0.883 in the top 3, and refuses 0.072 of the in-scope ones and 0.983 of
     the look-alikes."""
     assert_floors(hard_reports, (180, 60), hit1=0.77, hit3=0.86, false_abstention=0.09, oos=0.90)
+
+
+def test_written_rounds(rounds):
+    """Twenty sets of 40 (L164–L183: 560 in scope, 240 look-alikes), written in five rounds by
+    helpers who saw only their brief (README, lab notebook, "This version"). Each round was scored
+    held-out on the code of its day before it was read (0.88–0.95 first, 0.96–0.99 in the top 3,
+    0.73–0.85 of the look-alikes refused), then learned from; nine reports whose brief put a TPU
+    held by an earlier process under tpu-connection count hang-on-error too (`also:`), as the
+    real reports label it. The version that wrote them answers 0.959 first, 0.986 in the top 3,
+    refuses 0.011 of the in-scope ones and 0.938 of the look-alikes."""
+    assert_floors(rounds, (560, 240), hit1=0.94, hit3=0.97, false_abstention=0.03, oos=0.91)
