@@ -922,22 +922,19 @@ def _memory_used(text: str) -> float | None:
     free, total = _KB_FREE.search(text), _KB_TOTAL.search(text)
     if free and total:
         return _share(float(total.group(1)) - float(free.group(1)), float(total.group(1)))
-    for rx in (_PEAK_OF_CAPACITY, *_MEMORY_USED):
+    for rx in (_PEAK_OF_CAPACITY, *_MEMORY_USED, _USED_OF_PER_CHIP):
         for m in rx.finditer(text):
             share = _share(_gib(m, 1), _gib(m, 3))
             if share is not None:
                 return share
-    for m in _USED_OF_PER_CHIP.finditer(text):
-        unit = (m.group(4) or m.group(2)).upper()
-        share = _share(_gib(m, 1), _number(m.group(3)) * _SCALE[unit])
-        if share is not None:
-            return share
     return None
 
 
 def _gib(m: re.Match[str], group: int) -> float:
-    """A size matched by `_SIZE` (its number at `group`, its unit letter next) in GiB."""
-    return _number(m.group(group)) * _SCALE[m.group(group + 1).upper()]
+    """A size matched by `_SIZE` (its number at `group`, its unit letter next) in GiB; a second
+    size written without its unit ("3 GB used of 16 per chip") takes the first one's."""
+    unit = m.group(group + 1) or m.group(2)
+    return _number(m.group(group)) * _SCALE[unit.upper()]
 
 
 # ... or reckoned by the person beside what the tools show, on one line: "By my math that's
